@@ -1,0 +1,95 @@
+/**
+ * createApp(deps): the whole HTTP API as a Hono app, with no side effects (STYLE.md 1). The server
+ * (src/cli/serve.ts) reads configuration, builds the dependencies and serves it; tests call
+ * `app.request(...)` on an app built with test dependencies.
+ */
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { cors } from 'hono/cors';
+import { HTTPException } from 'hono/http-exception';
+import { EngineNotFoundError, EngineUnavailableError } from '../engine/index.ts';
+import type { AppDeps } from './deps.ts';
+import { registerOpenApi } from './openapi.ts';
+import { ApiProblem, type ParameterError, problemResponse } from './problem.ts';
+import { registerRootRoutes } from './routes/root.routes.ts';
+
+export type AppEnv = { Variables: { deps: AppDeps } };
+export type App = OpenAPIHono<AppEnv>;
+
+const targetToIn: Record<string, ParameterError['in']> = {
+  query: 'query',
+  param: 'path',
+  json: 'body',
+  form: 'body',
+  header: 'header',
+};
+
+/** One place formats validation failures: a 400 naming every bad parameter (STYLE.md 13). */
+export function createRouter(): App {
+  return new OpenAPIHono<AppEnv>({
+    defaultHook: (result, c) => {
+      if (result.success) return;
+      const where = targetToIn[result.target] ?? 'query';
+      const errors: ParameterError[] = result.error.issues.map((issue) => ({
+        parameter: issue.path.length > 0 ? issue.path.map(String).join('.') : '(body)',
+        in: where,
+        reason: issue.message,
+      }));
+      const detail = errors.map((e) => `${e.parameter}: ${e.reason}`).join('; ');
+      return problemResponse(new ApiProblem(400, detail, { errors }), new URL(c.req.url).pathname);
+    },
+  });
+}
+
+export function createApp(deps: AppDeps): App {
+  const app = createRouter();
+  const { logger } = deps;
+
+  app.use('*', async (c, next) => {
+    c.set('deps', deps);
+    const started = performance.now();
+    await next();
+    const ms = Math.round((performance.now() - started) * 10) / 10;
+    const status = c.res.status;
+    const line = { method: c.req.method, path: c.req.path, status, ms };
+    if (status >= 500) logger.error(line, 'request failed');
+    else logger.info(line, 'request');
+  });
+  // Reads are public (ORUK compliance asks for `*` and no API keys); admin routes use a bearer token.
+  app.use('*', cors({ origin: '*', exposeHeaders: ['Content-Type'] }));
+
+  registerRootRoutes(app);
+  registerOpenApi(app);
+
+  app.notFound((c) =>
+    problemResponse(new ApiProblem(404, `no route ${c.req.method} ${c.req.path}`), c.req.path),
+  );
+
+  app.onError((error, c) => {
+    const path = c.req.path;
+    if (error instanceof ApiProblem) return problemResponse(error, path);
+    if (error instanceof EngineUnavailableError) {
+      logger.error({ err: error.message, path }, 'search engine unavailable');
+      return problemResponse(
+        new ApiProblem(503, 'the search engine is unavailable; try again shortly', {
+          type: 'engine-unavailable',
+        }),
+        path,
+        { 'retry-after': '5' },
+      );
+    }
+    if (error instanceof EngineNotFoundError) return problemResponse(new ApiProblem(404, 'not found'), path);
+    if (error instanceof HTTPException && error.status < 500) {
+      // Hono's own refusals, e.g. a JSON body that does not parse.
+      return problemResponse(
+        new ApiProblem(400, error.message || 'malformed request', {
+          errors: [{ parameter: '(body)', in: 'body', reason: error.message }],
+        }),
+        path,
+      );
+    }
+    logger.error({ err: error, path }, 'unhandled error');
+    return problemResponse(new ApiProblem(500, 'an unexpected error occurred; it has been logged'), path);
+  });
+
+  return app;
+}

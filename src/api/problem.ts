@@ -1,0 +1,109 @@
+/**
+ * One error format: RFC 9457 problem details (`application/problem+json`). Handlers throw
+ * ApiProblem; validation failures are formatted once in the app's default hook; the engine's own
+ * errors are mapped in app.ts. `errorResponses` documents them in every route of the OpenAPI document.
+ */
+import { z } from '@hono/zod-openapi';
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+export const problemSchema = z
+  .object({
+    type: z.string().openapi({ example: 'https://hsds-directory.dev/problems/invalid-parameter' }),
+    title: z.string().openapi({ example: 'Invalid parameter' }),
+    status: z.number().int().openapi({ example: 400 }),
+    detail: z.string().optional().openapi({ example: 'per_page: must be at most 1000' }),
+    instance: z.string().optional(),
+    errors: z
+      .array(
+        z.object({
+          parameter: z.string().openapi({ description: 'The parameter (or body field) at fault.' }),
+          in: z.enum(['query', 'path', 'body', 'header']).optional(),
+          reason: z.string(),
+        }),
+      )
+      .optional()
+      .openapi({ description: 'Each bad parameter with the reason it was refused.' }),
+  })
+  .openapi('Problem');
+
+export type Problem = z.infer<typeof problemSchema>;
+export type ParameterError = NonNullable<Problem['errors']>[number];
+
+const problemTypes = {
+  400: ['invalid-parameter', 'Invalid parameter'],
+  401: ['unauthorized', 'Unauthorized'],
+  404: ['not-found', 'Not found'],
+  405: ['method-not-allowed', 'Method not allowed'],
+  409: ['conflict', 'Conflict'],
+  415: ['unsupported-media-type', 'Unsupported media type'],
+  422: ['unprocessable', 'Unprocessable request'],
+  500: ['internal-error', 'Internal server error'],
+  503: ['service-unavailable', 'Service unavailable'],
+} as const;
+
+export type ProblemStatus = keyof typeof problemTypes;
+
+const PROBLEM_BASE = 'https://hsds-directory.dev/problems/';
+
+/** A problem a handler throws; app.ts turns it into the response. */
+export class ApiProblem extends Error {
+  readonly status: ProblemStatus;
+  readonly detail: string;
+  readonly errors: ParameterError[] | undefined;
+  readonly title: string | undefined;
+  readonly typeSlug: string | undefined;
+  constructor(
+    status: ProblemStatus,
+    detail: string,
+    options: { errors?: ParameterError[]; title?: string; type?: string } = {},
+  ) {
+    super(detail);
+    this.status = status;
+    this.detail = detail;
+    this.errors = options.errors;
+    this.title = options.title;
+    this.typeSlug = options.type;
+  }
+}
+
+/** A 400 naming one parameter. */
+export const invalidParameter = (parameter: string, reason: string, where: ParameterError['in'] = 'query') =>
+  new ApiProblem(400, `${parameter}: ${reason}`, { errors: [{ parameter, in: where, reason }] });
+
+export function toProblem(problem: ApiProblem, instance?: string): Problem {
+  const [slug, title] = problemTypes[problem.status];
+  return {
+    type: PROBLEM_BASE + (problem.typeSlug ?? slug),
+    title: problem.title ?? title,
+    status: problem.status,
+    detail: problem.detail,
+    ...(instance ? { instance } : {}),
+    ...(problem.errors ? { errors: problem.errors } : {}),
+  };
+}
+
+export function problemResponse(
+  problem: ApiProblem,
+  instance?: string,
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(JSON.stringify(toProblem(problem, instance)), {
+    status: problem.status,
+    headers: { 'content-type': PROBLEM_CONTENT_TYPE, ...headers },
+  });
+}
+
+const problemContent = (description: string) => ({
+  description,
+  content: { [PROBLEM_CONTENT_TYPE]: { schema: problemSchema } },
+});
+
+/** The error responses every route can give, spread into each route's `responses`. */
+export const errorResponses = {
+  400: problemContent('A parameter is malformed or out of range; `errors` names each one.'),
+  500: problemContent('An unexpected error on our side; it is logged.'),
+  503: problemContent('The search engine (or a geocoder it needs) is unreachable; try again later.'),
+} as const;
+
+export const notFoundResponse = { 404: problemContent('No record has this id.') } as const;

@@ -1,0 +1,31 @@
+import type { Config } from '../config.ts';
+
+/** The profiles this server can speak: plain HSDS 3.1, or the Open Referral UK profile. */
+export const profiles = {
+  hsds: { version: '3.1.1', profile: 'https://docs.openreferral.org/en/v3.1.1/' },
+  oruk: { version: 'HSDS-UK-3.0', profile: 'https://openreferraluk.org/' },
+} as const;
+
+export const OPENAPI_PATH = '/openapi.json';
+
+function baseUrl(config: Config, requestUrl: string): string {
+  if (config.PUBLIC_BASE_URL) return config.PUBLIC_BASE_URL.replace(/\/+$/, '');
+  return new URL(requestUrl).origin;
+}
+
+export function apiInfo(config: Config, requestUrl: string) {
+  const profile = profiles[config.HSDS_PROFILE];
+  const publisher = {
+    ...(config.PUBLISHER_NAME ? { name: config.PUBLISHER_NAME } : {}),
+    ...(config.PUBLISHER_IDENTIFIER ? { identifier: config.PUBLISHER_IDENTIFIER } : {}),
+    ...(config.PUBLISHER_EMAIL ? { email: config.PUBLISHER_EMAIL } : {}),
+    ...(config.PUBLISHER_WEBSITE ? { website: config.PUBLISHER_WEBSITE } : {}),
+  };
+  return {
+    version: profile.version,
+    profile: config.PROFILE_URL ?? profile.profile,
+    openapi_url: `${baseUrl(config, requestUrl)}${OPENAPI_PATH}`,
+    description: config.API_DESCRIPTION,
+    ...(Object.keys(publisher).length > 0 ? { publisher } : {}),
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * `npx hsds <command>`: serve, import, reindex, generate, postcodes import.
+ */
+import { parseArgs } from 'node:util';
+
+const usage = `usage: hsds <command> [options]
+
+commands:
+  serve [--demo]                         serve the API (--demo loads demo data into empty indices)
+  import <file|dir|url> [--no-reindex]   import HSDS JSON, a tabular data package or a remote HSDS API
+  reindex                                rebuild the read indices from hsds-records, swap aliases atomically
+  generate --services N --seed S --out DIR   write a synthetic HSDS dataset
+  postcodes import <csv> [--include-terminated]   load ONSPD / NSPL / Code-Point Open postcodes
+`;
+
+const [command, ...rest] = process.argv.slice(2);
+
+async function main(): Promise<number> {
+  switch (command) {
+    case 'serve': {
+      const { values } = parseArgs({ args: rest, options: { demo: { type: 'boolean', default: false } } });
+      const { serveCommand } = await import('./serve.command.ts');
+      await serveCommand({ demo: values.demo });
+      return -1; // keeps running
+    }
+    case undefined:
+    case 'help':
+    case '--help':
+      console.log(usage);
+      return 0;
+    default: {
+      const commands: Record<string, () => Promise<{ run: (args: string[]) => Promise<number> }>> = {
+        import: () => import('./import.command.ts'),
+        reindex: () => import('./reindex.command.ts'),
+        generate: () => import('./generate.command.ts'),
+        postcodes: () => import('./postcodes.command.ts'),
+      };
+      const load = commands[command];
+      if (!load) {
+        console.error(`unknown command '${command}'\n\n${usage}`);
+        return 2;
+      }
+      return (await load()).run(rest);
+    }
+  }
+}
+
+try {
+  const code = await main();
+  if (code >= 0) process.exitCode = code;
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+}

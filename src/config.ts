@@ -1,0 +1,77 @@
+/**
+ * Configuration: environment variables parsed once, at start, by one zod schema. A bad value
+ * stops the process with a message naming every bad variable (formatConfigError).
+ */
+import { z } from '@hono/zod-openapi';
+
+const booleanString = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.url().optional());
+const optionalString = z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).optional());
+
+export const configSchema = z.object({
+  OPENSEARCH_URL: optionalUrl.describe('The engine. Unset: `npm start` runs the local engine (engine/).'),
+  OPENSEARCH_USERNAME: optionalString,
+  OPENSEARCH_PASSWORD: optionalString,
+  OPENSEARCH_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
+  OPENSEARCH_INSECURE_TLS: booleanString.default(false),
+  INDEX_PREFIX: z
+    .string()
+    .regex(
+      /^[a-z0-9][a-z0-9_-]*$/,
+      'lower-case letters, digits, - and _ only, starting with a letter or digit',
+    )
+    .max(60)
+    .default('hsds'),
+  INDEX_SHARDS: z.coerce.number().int().min(1).max(64).default(1),
+  INDEX_REPLICAS: z.coerce.number().int().min(0).max(8).default(0),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PUBLIC_BASE_URL: optionalUrl.describe('The URL clients reach the API at; used in openapi_url.'),
+  HSDS_PROFILE: z.enum(['hsds', 'oruk']).default('hsds'),
+  PROFILE_URL: optionalUrl.describe('Overrides the profile URI that GET / reports.'),
+  API_DESCRIPTION: z.string().default('An Open Referral HSDS directory of human services.'),
+  PUBLISHER_NAME: optionalString,
+  PUBLISHER_IDENTIFIER: optionalString.describe('org-id.guide identifier, e.g. GB-COH-123456'),
+  PUBLISHER_WEBSITE: optionalUrl,
+  PUBLISHER_EMAIL: z.preprocess((v) => (v === '' ? undefined : v), z.email().optional()),
+  ADMIN_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(16).optional()),
+  DEFAULT_PER_PAGE: z.coerce.number().int().min(1).max(1000).default(50),
+  MAX_PER_PAGE: z.coerce.number().int().min(1).max(1000).default(1000),
+  GEOCODERS: z
+    .string()
+    .default('index,postcodes-io,us-zip')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.enum(['index', 'postcodes-io', 'us-zip'])).min(1)),
+  POSTCODES_IO_URL: optionalUrl,
+  GEOCODER_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(3000),
+  GEOCODER_CACHE_SIZE: z.coerce.number().int().min(0).max(10_000_000).default(100_000),
+  ENGINE_PORT: z.coerce.number().int().min(1025).max(65000).default(9200),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.problems = problems;
+  }
+}
+
+/** Parses the environment; throws ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const result = configSchema.safeParse(env);
+  if (result.success) return result.data;
+  throw new ConfigError(
+    result.error.issues.map((i) => `${i.path.join('.') || '(environment)'}: ${i.message}`),
+  );
+}

@@ -1,0 +1,84 @@
+/**
+ * The documents of the read indices: what reindex writes and what queries read back. `record`
+ * holds the HSDS record as the API serves it; the other fields exist only to be searched.
+ */
+import type { Geometry, MultiPolygon, Polygon } from 'geojson';
+
+export type GeoPoint = { lat: number; lon: number };
+
+type ServiceSearchFields = {
+  name: string;
+  alternate_name?: string;
+  description?: string;
+  organization_name?: string;
+  taxonomy_term_names: string[];
+  organization_id?: string;
+  program_id?: string;
+  taxonomy_term_ids: string[];
+  taxonomy_ids: string[];
+  status?: string;
+  last_modified?: string;
+  minimum_age?: number;
+  maximum_age?: number;
+  schedules: { byday: string[]; opens_at?: string; closes_at?: string }[];
+};
+
+/** `record`: the fully nested service, exactly as GET /services/{id} returns it. */
+export type ServiceDocument = ServiceSearchFields & {
+  id: string;
+  location_points: GeoPoint[];
+  record: Record<string, unknown>;
+};
+
+/**
+ * `record`: the fully nested service_at_location as GET /service_at_locations/{id} returns it:
+ * its own fields, `location` fully nested, and `service` fully nested (with organization, program).
+ */
+export type ServiceAtLocationDocument = ServiceSearchFields & {
+  id: string;
+  service_id: string;
+  location_id?: string;
+  location_point?: GeoPoint;
+  coverage?: Polygon | MultiPolygon | Geometry;
+  has_coverage: boolean;
+  record: Record<string, unknown>;
+};
+
+/** `record`: the organization fully nested except `services` (service_ids lists them). */
+export type OrganizationDocument = {
+  id: string;
+  name: string;
+  alternate_name?: string;
+  description?: string;
+  service_ids: string[];
+  taxonomy_term_ids: string[];
+  taxonomy_ids: string[];
+  last_modified?: string;
+  record: Record<string, unknown>;
+};
+
+export type TaxonomyDocument = {
+  id: string;
+  name: string;
+  description?: string;
+  record: Record<string, unknown>;
+};
+
+/** `record`: the taxonomy_term with `taxonomy_detail` nested. */
+export type TaxonomyTermDocument = {
+  id: string;
+  name: string;
+  description?: string;
+  code?: string;
+  taxonomy_id?: string;
+  parent_id?: string;
+  record: Record<string, unknown>;
+};
+
+export type ReadDocuments = {
+  services: ServiceDocument;
+  service_at_locations: ServiceAtLocationDocument;
+  organizations: OrganizationDocument;
+  taxonomies: TaxonomyDocument;
+  taxonomy_terms: TaxonomyTermDocument;
+};

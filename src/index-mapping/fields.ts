@@ -1,0 +1,44 @@
+/**
+ * Field paths of the read indices, shared by the mappings, the document builders and the query
+ * builders (STYLE.md 8). Change a name here and everything follows.
+ */
+export const F = {
+  id: 'id',
+  /** The record exactly as the API returns it (fully nested for {id} routes); not indexed. */
+  record: 'record',
+  name: 'name',
+  nameExact: 'name.exact',
+  nameSort: 'name.sort',
+  alternateName: 'alternate_name',
+  description: 'description',
+  organizationName: 'organization_name',
+  organizationNameExact: 'organization_name.exact',
+  taxonomyTermNames: 'taxonomy_term_names',
+  taxonomyTermNamesExact: 'taxonomy_term_names.exact',
+  organizationId: 'organization_id',
+  programId: 'program_id',
+  serviceId: 'service_id',
+  serviceIds: 'service_ids',
+  locationId: 'location_id',
+  taxonomyId: 'taxonomy_id',
+  taxonomyIds: 'taxonomy_ids',
+  taxonomyTermIds: 'taxonomy_term_ids',
+  parentId: 'parent_id',
+  code: 'code',
+  status: 'status',
+  lastModified: 'last_modified',
+  minimumAge: 'minimum_age',
+  maximumAge: 'maximum_age',
+  /** Opening times, one nested entry a weekly slot: a day must match its own times (UK profile). */
+  schedules: 'schedules',
+  scheduleByDay: 'schedules.byday',
+  scheduleOpensAt: 'schedules.opens_at',
+  scheduleClosesAt: 'schedules.closes_at',
+  /** Points of the service's physical locations (services index). */
+  locationPoints: 'location_points',
+  /** The service_at_location's location (service_at_locations index). */
+  locationPoint: 'location_point',
+  /** Where the service is offered: the service_at_location's own areas, else the service's. */
+  coverage: 'coverage',
+  hasCoverage: 'has_coverage',
+} as const;

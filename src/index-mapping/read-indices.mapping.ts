@@ -1,0 +1,101 @@
+/**
+ * Hand-written mappings of the read indices (STYLE.md 7). `dynamic: strict` makes a document
+ * builder that emits an unmapped field fail loudly at index time rather than grow the mapping.
+ */
+import { date, keyword, searchableText, storedOnly } from './analysis.ts';
+import { F } from './fields.ts';
+
+export const READ_INDICES = [
+  'services',
+  'service_at_locations',
+  'organizations',
+  'taxonomies',
+  'taxonomy_terms',
+] as const;
+export type ReadIndex = (typeof READ_INDICES)[number];
+
+const text = { type: 'text', analyzer: 'hsds_english' } as const;
+
+// Search fields shared by services and service_at_locations (both answer `search`).
+const serviceSearchFields = {
+  [F.name]: searchableText,
+  [F.alternateName]: text,
+  [F.description]: text,
+  [F.organizationName]: searchableText,
+  [F.taxonomyTermNames]: searchableText,
+  [F.organizationId]: keyword,
+  [F.programId]: keyword,
+  [F.taxonomyTermIds]: keyword,
+  [F.taxonomyIds]: keyword,
+  [F.status]: keyword,
+  [F.lastModified]: date,
+  [F.minimumAge]: { type: 'integer' },
+  [F.maximumAge]: { type: 'integer' },
+  // nested: a query for "Monday from 18:00" must match one slot, not Monday of one and 18:00 of another.
+  [F.schedules]: {
+    type: 'nested',
+    properties: { byday: keyword, opens_at: keyword, closes_at: keyword },
+  },
+} as const;
+
+export const readIndexMappings = {
+  services: {
+    dynamic: 'strict',
+    properties: {
+      [F.id]: keyword,
+      ...serviceSearchFields,
+      [F.locationPoints]: { type: 'geo_point' },
+      [F.record]: storedOnly,
+    },
+  },
+  service_at_locations: {
+    dynamic: 'strict',
+    properties: {
+      [F.id]: keyword,
+      [F.serviceId]: keyword,
+      [F.locationId]: keyword,
+      ...serviceSearchFields,
+      [F.locationPoint]: { type: 'geo_point' },
+      // intersects with a point is containment; geo_shape keeps holes and multipolygons exact.
+      [F.coverage]: { type: 'geo_shape' },
+      [F.hasCoverage]: { type: 'boolean' },
+      [F.record]: storedOnly,
+    },
+  },
+  organizations: {
+    dynamic: 'strict',
+    properties: {
+      [F.id]: keyword,
+      [F.name]: searchableText,
+      [F.alternateName]: text,
+      [F.description]: text,
+      [F.serviceIds]: keyword,
+      [F.taxonomyTermIds]: keyword,
+      [F.taxonomyIds]: keyword,
+      [F.lastModified]: date,
+      [F.record]: storedOnly,
+    },
+  },
+  taxonomies: {
+    dynamic: 'strict',
+    properties: {
+      [F.id]: keyword,
+      [F.name]: searchableText,
+      [F.description]: text,
+      [F.record]: storedOnly,
+    },
+  },
+  taxonomy_terms: {
+    dynamic: 'strict',
+    properties: {
+      [F.id]: keyword,
+      [F.name]: searchableText,
+      [F.description]: text,
+      [F.code]: keyword,
+      [F.taxonomyId]: keyword,
+      // Absent for top-level terms: `top_only` is "no parent_id".
+      [F.parentId]: keyword,
+      [F.record]: storedOnly,
+    },
+  },
+} as const satisfies Record<ReadIndex, { dynamic: 'strict'; properties: Record<string, unknown> }>;

@@ -1,0 +1,43 @@
+/**
+ * Test engines and apps: every test file works under its own index prefix, so files never see
+ * each other's data, and removes its indices afterwards.
+ */
+import { randomBytes } from 'node:crypto';
+import pino from 'pino';
+import { inject } from 'vitest';
+import { createApp } from '../../src/api/app.ts';
+import { type Config, loadConfig } from '../../src/config.ts';
+import { createEngine, type Engine } from '../../src/engine/index.ts';
+
+export const testLogger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+
+export function uniquePrefix(tag: string): string {
+  return `t-${tag.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${randomBytes(3).toString('hex')}`;
+}
+
+export function createTestEngine(tag: string, url: string = inject('engineUrl')): Engine {
+  return createEngine(
+    { url, prefix: uniquePrefix(tag), requestTimeoutMs: 30_000, shards: 1, replicas: 0 },
+    testLogger,
+  );
+}
+
+/** Deletes every index and alias under the engine's prefix. */
+export async function dropTestIndices(engine: Engine): Promise<void> {
+  await engine.client.indices
+    .delete({ index: `${engine.settings.prefix}-*`, expand_wildcards: 'all' })
+    .catch(() => {});
+  await engine.close();
+}
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({ LOG_LEVEL: 'silent', ...overrides });
+}
+
+export function createTestApp(
+  engine: Engine,
+  overrides: Record<string, string> = {},
+  now = () => new Date(),
+) {
+  return createApp({ config: testConfig(overrides), engine, logger: testLogger, now });
+}
