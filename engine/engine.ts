@@ -1,5 +1,5 @@
 /** `npm run engine:start | engine:stop | engine:status`: the local engine from the command line. */
-import { engineStatus, startEngine, stopEngine } from './local-engine.ts';
+import { engineStatus, installEngine, startEngine, stopEngine } from './local-engine.ts';
 
 const command = process.argv[2];
 
@@ -14,6 +14,8 @@ try {
     } else {
       console.log(`OpenSearch is already running at ${status.url}`);
     }
+  } else if (command === 'install') {
+    console.log(`engine artifacts in ${installEngine()}`);
   } else if (command === 'stop') {
     console.log((await stopEngine()) ? 'OpenSearch stopped' : 'OpenSearch was not running');
   } else if (command === 'status') {
@@ -25,7 +27,7 @@ try {
     );
     process.exitCode = status.running ? 0 : 3;
   } else {
-    console.error('usage: node engine/engine.ts start|stop|status');
+    console.error('usage: node engine/engine.ts install|start|stop|status');
     process.exitCode = 2;
   }
 } catch (error) {

@@ -72,6 +72,8 @@ export function installEngine(options?: LocalEngineOptions): string {
     [
       '-B',
       '-q',
+      '--no-transfer-progress',
+      '-Dstyle.color=never',
       '-f',
       join(engineDir, 'pom.xml'),
       'dependency:copy-dependencies',

@@ -51,7 +51,7 @@ export const configSchema = z.object({
         .filter(Boolean),
     )
     .pipe(z.array(z.enum(['index', 'postcodes-io', 'us-zip'])).min(1)),
-  POSTCODES_IO_URL: optionalUrl,
+  POSTCODES_IO_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url().default('https://api.postcodes.io')),
   GEOCODER_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(3000),
   GEOCODER_CACHE_SIZE: z.coerce.number().int().min(0).max(10_000_000).default(100_000),
   ENGINE_PORT: z.coerce.number().int().min(1025).max(65000).default(9200),
