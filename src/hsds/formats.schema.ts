@@ -1,0 +1,36 @@
+import { z } from '@hono/zod-openapi';
+
+// Builders for the string formats HSDS uses. They are functions, not shared instances, so that each
+// field's `.openapi({ description })` decorates its own schema. Every check is a single regex or
+// `URL.canParse`: ingest validates thousands of records a second, so no refinements here.
+
+/**
+ * `format: uuid`. RFC 4122's string grammar (8-4-4-4-12 hex digits) with any version or variant:
+ * the official examples mix v1 and v4 ids, and the official JSON Schema, as ajv-formats checks it,
+ * accepts any such string. Rejecting by version bits would reject data the official validator passes.
+ */
+export const uuidString = () => z.guid({ error: 'Invalid UUID' });
+
+/** `format: uri`: an absolute URI (scheme required), as the WHATWG URL parser accepts it. */
+export const uriString = () => z.url({ error: 'Invalid URI' });
+
+/** `format: email`. */
+export const emailString = () => z.email({ error: 'Invalid email address' });
+
+/** `format: date-time` (RFC 3339): date, `T`, time with seconds, and `Z` or a numeric offset. */
+export const dateTimeString = () => z.iso.datetime({ offset: true, error: 'Invalid date-time (RFC 3339)' });
+
+/** Tabular type `date` (the JSON Schema leaves these unformatted; the data package types them): YYYY-MM-DD. */
+export const dateString = () => z.iso.date({ error: 'Invalid date (YYYY-MM-DD)' });
+
+// HH:MM with optional seconds and fraction, optionally followed by `Z` or an offset. The schedule
+// descriptions ask for HH:MM "with timezone information" (e.g. 09:00-05:00) while the official
+// examples use 10:00:00 with none, so both are accepted.
+const timePattern = /^(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)?$/;
+
+/** Tabular type `time`: HH:MM[:SS[.fff]] with optional `Z` or UTC offset. */
+export const timeString = () =>
+  z
+    .string()
+    .regex(timePattern, { error: 'Invalid time (HH:MM[:SS] with optional offset)' })
+    .openapi({ format: 'time' });
