@@ -16,7 +16,7 @@ describe('GET /', () => {
     const res = await app.request('/');
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
-    const body = await res.json();
+    const body = (await res.json()) as { profile: string };
     expect(body).toMatchObject({
       version: '3.1.1',
       openapi_url: 'https://directory.example.org/api/openapi.json',
@@ -27,7 +27,7 @@ describe('GET /', () => {
 
   it('speaks the UK profile when configured', async () => {
     const res = await createTestApp(engine, { HSDS_PROFILE: 'oruk' }).request('http://api.test/');
-    const body = await res.json();
+    const body = (await res.json()) as { version: string; openapi_url: string };
     expect(body.version).toBe('HSDS-UK-3.0');
     expect(body.openapi_url).toBe('http://api.test/openapi.json');
   });
@@ -83,7 +83,7 @@ describe('GET /health', () => {
   it('answers 200 with the cluster status while the engine is up', async () => {
     const res = await createTestApp(engine).request('/health');
     expect(res.status).toBe(200);
-    const body = await res.json();
+    const body = (await res.json()) as { engine: { status: string } };
     expect(['green', 'yellow']).toContain(body.engine.status);
   });
 
