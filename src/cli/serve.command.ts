@@ -1,6 +1,7 @@
 import { serve } from '@hono/node-server';
 import { stopEngine } from '../../engine/local-engine.ts';
 import { createApp } from '../api/app.ts';
+import { createGeocoder } from '../api/geocoding.ts';
 import { openRuntime } from './runtime.ts';
 
 export type ServeOptions = {
@@ -15,7 +16,8 @@ export async function serveCommand(options: ServeOptions) {
     const { loadDemoIfEmpty } = await import('./demo.ts');
     await loadDemoIfEmpty(runtime);
   }
-  const app = createApp({ config, engine, logger, now: () => new Date() });
+  const geocoder = createGeocoder(config, engine);
+  const app = createApp({ config, engine, geocoder, logger, now: () => new Date() });
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
     const url = `http://localhost:${info.port}`;
     logger.info({ url, engine: engine.settings.url, profile: config.HSDS_PROFILE }, 'API ready');

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import { inject } from 'vitest';
 import { createApp } from '../../src/api/app.ts';
+import { createGeocoder } from '../../src/api/geocoding.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { createEngine, type Engine } from '../../src/engine/index.ts';
 
@@ -34,10 +35,15 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({ LOG_LEVEL: 'silent', ...overrides });
 }
 
+/**
+ * An app on the test engine. The geocoder chain is the production one built from the config, so a
+ * test points POSTCODES_IO_URL at a fake postcodes.io server (test/support/fake-postcodes-io.ts).
+ */
 export function createTestApp(
   engine: Engine,
   overrides: Record<string, string> = {},
   now = () => new Date(),
 ) {
-  return createApp({ config: testConfig(overrides), engine, logger: testLogger, now });
+  const config = testConfig(overrides);
+  return createApp({ config, engine, geocoder: createGeocoder(config, engine), logger: testLogger, now });
 }
