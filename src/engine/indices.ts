@@ -1,0 +1,314 @@
+/**
+ * Versioned read indices behind aliases. A build creates `${prefix}-${kind}-${version}` for every
+ * read index, fills them while readers keep using the aliases, then moves every alias in ONE
+ * `_aliases` request, so readers see either the whole old set or the whole new one. The previous
+ * version is kept for rollback; older ones, and the leftovers of builds that failed or were
+ * killed, are removed after a successful swap.
+ */
+import { analysisSettings } from '../index-mapping/analysis.ts';
+import { READ_INDICES, type ReadIndex, readIndexMappings } from '../index-mapping/read-indices.mapping.ts';
+import { type Engine, engineCall } from './engine.ts';
+import { EngineNotFoundError, EngineRequestError } from './errors.ts';
+
+export type ReadIndexBuild = {
+  version: string;
+  /** The physical index of each read index in this build. */
+  indices: Record<ReadIndex, string>;
+};
+
+/** A sortable version: milliseconds since the epoch, plus a random tail against same-ms builds. */
+export function newVersion(now = Date.now()): string {
+  return `v${now.toString().padStart(14, '0')}-${Math.random().toString(36).slice(2, 6)}`;
+}
+
+const versionPattern = /-(v\d{14}-[a-z0-9]+)$/;
+
+/** The alias every reader uses, e.g. `hsds-services`. */
+export const aliasOf = (engine: Engine, kind: ReadIndex) => engine.name(kind);
+
+/**
+ * Creates the indices of a new build, tuned for loading: no replicas, no refresh. `finishBuild`
+ * restores the configured settings.
+ */
+export async function beginBuild(engine: Engine, version = newVersion()): Promise<ReadIndexBuild> {
+  const indices = Object.fromEntries(
+    READ_INDICES.map((kind) => [kind, `${engine.name(kind)}-${version}`]),
+  ) as Record<ReadIndex, string>;
+  await Promise.all(
+    READ_INDICES.map((kind) =>
+      engineCall(`create index ${indices[kind]}`, () =>
+        engine.client.indices.create({
+          index: indices[kind],
+          body: {
+            settings: {
+              number_of_shards: engine.settings.shards,
+              number_of_replicas: 0,
+              refresh_interval: '-1',
+              // Durability comes from the swap, not the translog: a build that dies is thrown away.
+              'translog.durability': 'async',
+              ...(analysisSettings as unknown as Record<string, unknown>),
+            },
+            mappings: readIndexMappings[kind],
+          },
+        }),
+      ),
+    ),
+  );
+  return { version, indices };
+}
+
+/** Restores replicas, refresh and translog durability, and makes every document searchable. */
+export async function finishBuild(engine: Engine, build: ReadIndexBuild): Promise<void> {
+  const index = Object.values(build.indices).join(',');
+  await engineCall('restore index settings', () =>
+    engine.client.indices.putSettings({
+      index,
+      // null resets refresh_interval to the engine's default.
+      body: {
+        index: {
+          number_of_replicas: engine.settings.replicas,
+          refresh_interval: null,
+          'translog.durability': 'request',
+        },
+      } as Record<string, unknown>,
+    }),
+  );
+  await engineCall('refresh new indices', () => engine.client.indices.refresh({ index }));
+  // With replicas on a real cluster, wait until they are allocated; one node stays yellow.
+  await engineCall('wait for new indices', () =>
+    engine.client.cluster.health({
+      index,
+      wait_for_status: engine.settings.replicas > 0 ? 'green' : 'yellow',
+      timeout: '120s',
+    }),
+  );
+}
+
+/** Document counts of the build's indices. */
+export async function countBuild(engine: Engine, build: ReadIndexBuild): Promise<Record<ReadIndex, number>> {
+  const counts = {} as Record<ReadIndex, number>;
+  for (const kind of READ_INDICES) {
+    const { body } = await engineCall(`count ${build.indices[kind]}`, () =>
+      engine.client.count({ index: build.indices[kind] }),
+    );
+    counts[kind] = body.count;
+  }
+  return counts;
+}
+
+const PREVIOUS = 'previous';
+
+/** The alias that keeps the version served before the last swap, for rollback. */
+export const previousAliasOf = (engine: Engine, kind: ReadIndex) => `${engine.name(kind)}-${PREVIOUS}`;
+
+type AliasTargets = {
+  current: Partial<Record<ReadIndex, string>>;
+  previous: Partial<Record<ReadIndex, string>>;
+};
+
+/** The physical index each served alias (and each rollback alias) points at now. */
+export async function readAliasTargets(engine: Engine): Promise<AliasTargets> {
+  const targets: AliasTargets = { current: {}, previous: {} };
+  let body: Record<string, { aliases?: Record<string, unknown> }>;
+  try {
+    // Asking by index pattern rather than by alias name: a missing alias would make it a 404.
+    ({ body } = await engineCall('read aliases', () =>
+      engine.client.indices.getAlias({ index: `${engine.settings.prefix}-*`, expand_wildcards: 'all' }),
+    ));
+  } catch (error) {
+    if (error instanceof EngineNotFoundError) return targets;
+    throw error;
+  }
+  for (const [index, { aliases = {} }] of Object.entries(body)) {
+    for (const kind of READ_INDICES) {
+      if (aliasOf(engine, kind) in aliases) targets.current[kind] = index;
+      if (previousAliasOf(engine, kind) in aliases) targets.previous[kind] = index;
+    }
+  }
+  return targets;
+}
+
+/**
+ * Points every alias at the given indices in one atomic `_aliases` request, and the rollback
+ * aliases at what they served until now. Returns the indices served before.
+ */
+export async function swapAliases(
+  engine: Engine,
+  to: Record<ReadIndex, string>,
+): Promise<Partial<Record<ReadIndex, string>>> {
+  const { current, previous } = await readAliasTargets(engine);
+  const actions: Record<string, unknown>[] = [];
+  for (const kind of READ_INDICES) {
+    const alias = aliasOf(engine, kind);
+    const rollback = previousAliasOf(engine, kind);
+    const old = current[kind];
+    if (old === to[kind]) continue;
+    if (old) actions.push({ remove: { index: old, alias } });
+    actions.push({ add: { index: to[kind], alias } });
+    const oldPrevious = previous[kind];
+    if (oldPrevious) actions.push({ remove: { index: oldPrevious, alias: rollback } });
+    if (old) actions.push({ add: { index: old, alias: rollback } });
+  }
+  if (actions.length > 0) {
+    await engineCall('swap aliases', () => engine.client.indices.updateAliases({ body: { actions } }));
+  }
+  return current;
+}
+
+/**
+ * Serves the previous version again (the one the last swap replaced), keeping the current one as
+ * the new "previous". Throws when there is nothing to roll back to.
+ */
+export async function rollbackAliases(engine: Engine): Promise<Record<ReadIndex, string>> {
+  const { previous } = await readAliasTargets(engine);
+  const missing = READ_INDICES.filter((kind) => !previous[kind]);
+  if (missing.length > 0) throw new Error(`no previous version of ${missing.join(', ')} to roll back to`);
+  const to = previous as Record<ReadIndex, string>;
+  await swapAliases(engine, to);
+  return to;
+}
+
+type VersionedIndex = { index: string; kind: ReadIndex; version: string };
+
+/** Every versioned read index under the engine's prefix, oldest first. */
+export async function listVersionedIndices(engine: Engine): Promise<VersionedIndex[]> {
+  const found: VersionedIndex[] = [];
+  const { body } = await engineCall('list indices', () =>
+    engine.client.cat.indices({
+      index: `${engine.settings.prefix}-*`,
+      format: 'json',
+      h: 'index',
+      expand_wildcards: 'all',
+    } as never),
+  ).catch((error: unknown) => {
+    if (error instanceof EngineNotFoundError) return { body: [] };
+    throw error;
+  });
+  for (const { index } of body as unknown as { index: string }[]) {
+    const version = versionPattern.exec(index)?.[1];
+    if (!version) continue;
+    // `${prefix}-services-v...` must not be mistaken for another kind sharing the prefix.
+    const kind = READ_INDICES.find((k) => index === `${engine.name(k)}-${version}`);
+    if (kind) found.push({ index, kind, version });
+  }
+  return found.sort((a, b) => a.version.localeCompare(b.version));
+}
+
+/**
+ * Deletes every versioned read index that neither a served alias nor a rollback alias points at:
+ * versions older than the previous one, and the half-built indices of failed or killed builds.
+ * `keep` protects a build in progress.
+ */
+export async function removeOldVersions(engine: Engine, keep: string[] = []): Promise<string[]> {
+  const { current, previous } = await readAliasTargets(engine);
+  const kept = new Set<string>([...Object.values(current), ...Object.values(previous), ...keep]);
+  const doomed = (await listVersionedIndices(engine)).map((i) => i.index).filter((index) => !kept.has(index));
+  if (doomed.length > 0) await deleteIndices(engine, doomed);
+  return doomed;
+}
+
+export async function deleteIndices(engine: Engine, indices: string[]): Promise<void> {
+  // URLs have a length limit; a few dozen names at a time stays well under it.
+  for (let i = 0; i < indices.length; i += 20) {
+    const chunk = indices.slice(i, i + 20);
+    await engineCall('delete indices', () =>
+      engine.client.indices.delete({ index: chunk.join(','), ignore_unavailable: true }),
+    ).catch((error: unknown) => {
+      if (!(error instanceof EngineNotFoundError || error instanceof EngineRequestError)) throw error;
+    });
+  }
+}
+
+/** Deletes the indices of a build that will never be swapped in (best effort). */
+export async function discardBuild(engine: Engine, build: ReadIndexBuild): Promise<void> {
+  await deleteIndices(engine, Object.values(build.indices));
+}
+
+export type OrganizationServiceSummary = {
+  service_ids: string[];
+  taxonomy_term_ids: string[];
+  taxonomy_ids: string[];
+  last_modified?: string;
+};
+
+type Bucket = { key: string; doc_count: number };
+type SummaryAggs = {
+  by_organization: {
+    buckets: (Bucket & {
+      term_ids: { buckets: Bucket[] };
+      taxonomy_ids: { buckets: Bucket[] };
+      last_modified: { value_as_string?: string; value: number | null };
+    })[];
+  };
+};
+
+/**
+ * What each organization's services contribute to its document, read from a (refreshed) services
+ * index of a build: service ids, taxonomy links, newest last_modified. One request per batch of
+ * organizations plus pages of service ids, so memory follows the batch, not the dataset.
+ */
+export async function summarizeOrganizations(
+  engine: Engine,
+  servicesIndex: string,
+  organizationIds: readonly string[],
+): Promise<Map<string, OrganizationServiceSummary>> {
+  const summaries = new Map<string, OrganizationServiceSummary>(
+    organizationIds.map((id) => [id, { service_ids: [], taxonomy_term_ids: [], taxonomy_ids: [] }]),
+  );
+  if (organizationIds.length === 0) return summaries;
+  const filter = { terms: { organization_id: organizationIds } };
+  const { body } = await engineCall('summarize organizations', () =>
+    engine.client.search({
+      index: servicesIndex,
+      body: {
+        size: 0,
+        query: { bool: { filter } },
+        aggs: {
+          by_organization: {
+            terms: { field: 'organization_id', size: organizationIds.length },
+            aggs: {
+              term_ids: { terms: { field: 'taxonomy_term_ids', size: 10_000 } },
+              taxonomy_ids: { terms: { field: 'taxonomy_ids', size: 1000 } },
+              last_modified: { max: { field: 'last_modified' } },
+            },
+          },
+        },
+      } as never,
+    }),
+  );
+  for (const bucket of (body.aggregations as unknown as SummaryAggs).by_organization.buckets) {
+    const summary = summaries.get(bucket.key);
+    if (!summary) continue;
+    summary.taxonomy_term_ids = bucket.term_ids.buckets.map((b) => b.key);
+    summary.taxonomy_ids = bucket.taxonomy_ids.buckets.map((b) => b.key);
+    if (bucket.last_modified.value !== null && bucket.last_modified.value_as_string) {
+      summary.last_modified = bucket.last_modified.value_as_string;
+    }
+  }
+  let after: unknown[] | undefined;
+  for (;;) {
+    const { body: page } = await engineCall('list organization services', () =>
+      engine.client.search({
+        index: servicesIndex,
+        body: {
+          size: 10_000,
+          _source: false,
+          docvalue_fields: ['id', 'organization_id'],
+          query: { bool: { filter } },
+          sort: [{ id: 'asc' }],
+          ...(after ? { search_after: after } : {}),
+        } as never,
+      }),
+    );
+    const hits = page.hits.hits;
+    for (const hit of hits) {
+      const fields = hit.fields as { id?: string[]; organization_id?: string[] } | undefined;
+      const id = fields?.id?.[0];
+      const organizationId = fields?.organization_id?.[0];
+      if (id && organizationId) summaries.get(organizationId)?.service_ids.push(id);
+    }
+    if (hits.length < 10_000) break;
+    after = hits[hits.length - 1]!.sort as unknown[];
+  }
+  return summaries;
+}

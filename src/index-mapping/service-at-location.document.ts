@@ -1,0 +1,74 @@
+/**
+ * The `service_at_locations` document: the service-at-location as GET /service_at_locations/{id}
+ * serves it (its own fields, `location` nested, `service` fully nested but without its
+ * service_at_locations, as the official examples/service_at_location_full.json), plus search
+ * fields, the location's point and the coverage shape. Pure.
+ */
+import type { Geometry, MultiPolygon, Polygon } from 'geojson';
+import type { ServiceAreaFull, ServiceAtLocationNested, ServiceFull } from '../hsds/index.ts';
+import type { ServiceAtLocationDocument } from './documents.ts';
+import { toGeoPoint, toScheduleSlots, toServiceSearchFields } from './service.document.ts';
+
+export type AreaGeometry = Polygon | MultiPolygon;
+
+/**
+ * One shape from several service areas. A GeometryCollection rather than a merged MultiPolygon:
+ * areas may overlap (a ward inside its city), which a MultiPolygon forbids and a union would have
+ * to compute; a point is covered when any member contains it, which is all `intersects` asks.
+ */
+export function toCoverage(geometries: readonly AreaGeometry[]): Geometry | undefined {
+  if (geometries.length === 0) return undefined;
+  if (geometries.length === 1) return geometries[0];
+  return { type: 'GeometryCollection', geometries: [...geometries] };
+}
+
+/**
+ * Where a service-at-location is offered: the geometries of its own service areas, else those of
+ * its service's. `geometryOf` answers the checked (repaired) geometry of an area, or undefined for
+ * an area without a usable GeoJSON extent.
+ */
+export function coverageOf(
+  sal: Pick<ServiceAtLocationNested, 'service_areas'>,
+  service: Pick<ServiceFull, 'service_areas'>,
+  geometryOf: (area: ServiceAreaFull) => AreaGeometry | undefined,
+): Geometry | undefined {
+  const own = (sal.service_areas ?? []).map(geometryOf).filter((g): g is AreaGeometry => g !== undefined);
+  if (own.length > 0) return toCoverage(own);
+  return toCoverage(
+    (service.service_areas ?? []).map(geometryOf).filter((g): g is AreaGeometry => g !== undefined),
+  );
+}
+
+/** The nested service minus its service_at_locations: what `service` holds in a service-at-location. */
+export function toServiceOfServiceAtLocation(service: ServiceFull): Record<string, unknown> {
+  const { service_at_locations: _, ...rest } = service;
+  return rest;
+}
+
+/**
+ * `schedules`: the service-at-location's own, else its location's, else the service's: the most
+ * specific statement of when this place offers this service. Taxonomy terms: the service's and
+ * the service-at-location's own attributes.
+ */
+export function toServiceAtLocationDocument(
+  sal: ServiceAtLocationNested,
+  service: ServiceFull,
+  coverage: Geometry | undefined,
+  serviceRecord: Record<string, unknown> = toServiceOfServiceAtLocation(service),
+): ServiceAtLocationDocument {
+  const own = toScheduleSlots(sal.schedules);
+  const atLocation = own.length > 0 ? own : toScheduleSlots(sal.location?.schedules);
+  const schedules = atLocation.length > 0 ? atLocation : toScheduleSlots(service.schedules);
+  const locationId = sal.location_id ?? sal.location?.id;
+  const point = toGeoPoint(sal.location);
+  return {
+    id: sal.id,
+    service_id: service.id,
+    ...(locationId ? { location_id: locationId } : {}),
+    ...toServiceSearchFields(service, { extraAttributes: sal.attributes, schedules }),
+    ...(point ? { location_point: point } : {}),
+    ...(coverage ? { coverage } : {}),
+    has_coverage: coverage !== undefined,
+    record: { ...sal, service: serviceRecord },
+  };
+}

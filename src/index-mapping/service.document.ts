@@ -1,0 +1,131 @@
+/**
+ * The `services` document: the fully nested service as GET /services/{id} serves it (`record`),
+ * plus the fields queries search, filter and sort on. Pure: nested HSDS in, document out.
+ */
+import type {
+  AttributeFull,
+  LocationFull,
+  ScheduleFull,
+  ServiceAtLocationNested,
+  ServiceFull,
+} from '../hsds/index.ts';
+import type { GeoPoint, ServiceDocument } from './documents.ts';
+
+type ServiceSearchFields = Omit<ServiceDocument, 'id' | 'location_points' | 'record'>;
+
+const DAY = /(MO|TU|WE|TH|FR|SA|SU)$/;
+
+/** `TH,FR` or RRULE-style `1MO,-1FR` → `['TH', 'FR']`, `['MO', 'FR']`. */
+export function toWeekdays(byday: string | undefined): string[] {
+  if (!byday) return [];
+  const days = byday
+    .split(',')
+    .map((d) => DAY.exec(d.trim().toUpperCase())?.[1])
+    .filter((d): d is string => d !== undefined);
+  return [...new Set(days)];
+}
+
+// Times are compared as keywords, so they are kept to one shape: HH:MM (seconds and offsets are
+// dropped; the record keeps the published value).
+const toMinute = (time: string | undefined): string | undefined =>
+  time && /^\d{2}:\d{2}/.test(time) ? time.slice(0, 5) : undefined;
+
+/** Opening slots of the given schedules, one per schedule that says something searchable. */
+export function toScheduleSlots(
+  schedules: readonly ScheduleFull[] | undefined,
+): ServiceDocument['schedules'] {
+  const slots: ServiceDocument['schedules'] = [];
+  for (const schedule of schedules ?? []) {
+    const byday = toWeekdays(schedule.byday);
+    const opens_at = toMinute(schedule.opens_at);
+    const closes_at = toMinute(schedule.closes_at);
+    if (byday.length === 0 && !opens_at && !closes_at) continue;
+    slots.push({ byday, ...(opens_at ? { opens_at } : {}), ...(closes_at ? { closes_at } : {}) });
+  }
+  return slots;
+}
+
+/** A location's point, when it has a valid latitude and longitude (the official example's 100/101 has not). */
+export function toGeoPoint(
+  location: Pick<LocationFull, 'latitude' | 'longitude'> | undefined,
+): GeoPoint | undefined {
+  const lat = location?.latitude;
+  const lon = location?.longitude;
+  if (typeof lat !== 'number' || typeof lon !== 'number') return undefined;
+  if (!Number.isFinite(lat) || !Number.isFinite(lon) || Math.abs(lat) > 90 || Math.abs(lon) > 180)
+    return undefined;
+  return { lat, lon };
+}
+
+type TermRefs = { ids: string[]; names: string[]; taxonomyIds: string[] };
+
+/** The taxonomy terms a list of attributes links to: ids, names and taxonomy ids, deduplicated. */
+export function toTermRefs(...attributeLists: (readonly AttributeFull[] | undefined)[]): TermRefs {
+  const ids = new Set<string>();
+  const names = new Set<string>();
+  const taxonomyIds = new Set<string>();
+  for (const attributes of attributeLists) {
+    for (const attribute of attributes ?? []) {
+      const term = attribute.taxonomy_term;
+      const id = attribute.taxonomy_term_id ?? term?.id;
+      if (id) ids.add(id);
+      if (term?.name) names.add(term.name);
+      const taxonomyId = term?.taxonomy_id ?? term?.taxonomy_detail?.id;
+      if (taxonomyId) taxonomyIds.add(taxonomyId);
+    }
+  }
+  return { ids: [...ids], names: [...names], taxonomyIds: [...taxonomyIds] };
+}
+
+const omitUndefined = <T extends Record<string, unknown>>(object: T): T =>
+  Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined)) as T;
+
+/** The search fields services and service_at_locations share, taken from the service. */
+export function toServiceSearchFields(
+  service: ServiceFull,
+  options: { extraAttributes?: readonly AttributeFull[]; schedules?: ServiceDocument['schedules'] } = {},
+): ServiceSearchFields {
+  const terms = toTermRefs(service.attributes, options.extraAttributes);
+  return omitUndefined({
+    name: service.name,
+    alternate_name: service.alternate_name,
+    description: service.description,
+    organization_name: service.organization?.name,
+    taxonomy_term_names: terms.names,
+    organization_id: service.organization_id ?? service.organization?.id,
+    program_id: service.program_id ?? service.program?.id,
+    taxonomy_term_ids: terms.ids,
+    taxonomy_ids: terms.taxonomyIds,
+    status: service.status,
+    last_modified: service.last_modified,
+    minimum_age: service.minimum_age,
+    maximum_age: service.maximum_age,
+    schedules: options.schedules ?? toScheduleSlots(service.schedules),
+  });
+}
+
+const locationsOf = (service: ServiceFull): (ServiceAtLocationNested['location'] | undefined)[] =>
+  (service.service_at_locations ?? []).map((sal) => sal.location);
+
+/**
+ * `schedules`: the service's own, plus those of each service-at-location (a service open on
+ * Mondays at one of its locations is open on Mondays). `location_points`: one per located
+ * service-at-location.
+ */
+export function toServiceDocument(service: ServiceFull): ServiceDocument {
+  const schedules = [
+    ...toScheduleSlots(service.schedules),
+    ...(service.service_at_locations ?? []).flatMap((sal) => toScheduleSlots(sal.schedules)),
+  ];
+  const points = new Map<string, GeoPoint>();
+  for (const location of locationsOf(service)) {
+    const point = toGeoPoint(location);
+    if (point) points.set(`${point.lat},${point.lon}`, point);
+  }
+  return {
+    id: service.id,
+    ...toServiceSearchFields(service, { schedules }),
+    location_points: [...points.values()],
+    record: service as Record<string, unknown>,
+  };
+}

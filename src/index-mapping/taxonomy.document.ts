@@ -1,0 +1,33 @@
+/**
+ * The `taxonomies` and `taxonomy_terms` documents. A term's record carries its taxonomy as
+ * `taxonomy_detail`, as the official examples/taxonomy_term.json does. Pure.
+ */
+import type { TaxonomyFull, TaxonomyTermFull } from '../hsds/index.ts';
+import type { TaxonomyDocument, TaxonomyTermDocument } from './documents.ts';
+
+export function toTaxonomyDocument(taxonomy: TaxonomyFull): TaxonomyDocument {
+  return {
+    id: taxonomy.id,
+    name: taxonomy.name,
+    ...(taxonomy.description ? { description: taxonomy.description } : {}),
+    record: taxonomy as Record<string, unknown>,
+  };
+}
+
+/** `taxonomy`: the term's taxonomy when known; it replaces any `taxonomy_detail` the term carried. */
+export function toTaxonomyTermDocument(
+  term: TaxonomyTermFull,
+  taxonomy?: TaxonomyFull,
+): TaxonomyTermDocument {
+  const detail = taxonomy ?? term.taxonomy_detail;
+  const taxonomyId = term.taxonomy_id ?? detail?.id;
+  return {
+    id: term.id,
+    name: term.name,
+    ...(term.description ? { description: term.description } : {}),
+    ...(term.code ? { code: term.code } : {}),
+    ...(taxonomyId ? { taxonomy_id: taxonomyId } : {}),
+    ...(term.parent_id ? { parent_id: term.parent_id } : {}),
+    record: { ...term, ...(detail ? { taxonomy_detail: detail } : {}) },
+  };
+}
