@@ -10,7 +10,12 @@ import { EngineNotFoundError, EngineUnavailableError } from '../engine/index.ts'
 import type { AppDeps } from './deps.ts';
 import { registerOpenApi } from './openapi.ts';
 import { ApiProblem, type ParameterError, problemResponse } from './problem.ts';
+import { routeContext } from './route-context.ts';
+import { registerOrganizationRoutes } from './routes/organizations.routes.ts';
 import { registerRootRoutes } from './routes/root.routes.ts';
+import { registerServiceAtLocationRoutes } from './routes/service-at-locations.routes.ts';
+import { registerServiceRoutes } from './routes/services.routes.ts';
+import { registerTaxonomyRoutes } from './routes/taxonomies.routes.ts';
 
 export type AppEnv = { Variables: { deps: AppDeps } };
 export type App = OpenAPIHono<AppEnv>;
@@ -58,7 +63,12 @@ export function createApp(deps: AppDeps): App {
   app.use('*', cors({ origin: '*', exposeHeaders: ['Content-Type'] }));
 
   registerRootRoutes(app);
-  registerOpenApi(app);
+  const routes = routeContext(deps.config);
+  registerServiceRoutes(app, routes);
+  registerServiceAtLocationRoutes(app, routes);
+  registerOrganizationRoutes(app, routes);
+  registerTaxonomyRoutes(app, routes);
+  registerOpenApi(app, deps.config);
 
   app.notFound((c) =>
     problemResponse(new ApiProblem(404, `no route ${c.req.method} ${c.req.path}`), c.req.path),

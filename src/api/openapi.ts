@@ -1,15 +1,37 @@
 import { Scalar } from '@scalar/hono-api-reference';
+import type { Config } from '../config.ts';
 import type { App } from './app.ts';
 import { OPENAPI_PATH, profiles } from './profile.ts';
+import { routeContext } from './route-context.ts';
 
-export const openApiInfo = (profile: keyof typeof profiles) => ({
+function describeApi(config: Config): string {
+  const { limits, profile } = routeContext(config);
+  return [
+    `An Open Referral Human Services Data Specification (HSDS) API${profile === 'oruk' ? ', speaking the Open Referral UK profile (HSDS-UK 3.0)' : ''}: organizations, the services they run, where and for whom.`,
+    '',
+    '**Lists.** Every list is a Page: `page` from 1; `per_page` ' +
+      `${limits.defaultPerPage} unless given, at most ${limits.maxPerPage}; \`total_items\` is exact. ` +
+      '`first_page` is true on page 1 only; `last_page` on the last page and on any page past it; `empty` when `contents` is empty; `size` is the number of items in `contents`; every page but the last is full. ' +
+      'A page past the end is an empty page, not an error. Every page can be reached, including those past the 10,000th result (served with `search_after` inside a point in time); to harvest a whole result set, `format=ndjson` is faster.',
+    '',
+    '**Filters** combine with AND. `search` never fails on what is typed: quotes mark phrases, other punctuation is ignored.',
+    '',
+    "**Streaming.** `format=ndjson` on any list returns every matching record, one JSON object a line (`application/x-ndjson`), streamed from a consistent snapshot; `page` and `per_page` are then ignored. `minimal=true` on /services returns every matching service's id and last_modified in one response.",
+    '',
+    '**POST** on a list endpoint is the same search, with the parameters in the query string, a JSON body or a form body.',
+    '',
+    '**Parameters this API does not know are ignored** (clients add their own). Known parameters with bad values are refused with a 400.',
+    '',
+    '**Errors** are RFC 9457 problem details (`application/problem+json`) whose `errors` name each bad parameter. Ids are UUIDs: a malformed id is a 400, an unknown one a 404.',
+  ].join('\n');
+}
+
+export const openApiInfo = (config: Config) => ({
   openapi: '3.1.0',
   info: {
     title: 'HSDS directory API',
-    version: profiles[profile].version,
-    description:
-      'An Open Referral Human Services Data Specification (HSDS) API: organizations, the services they run, where and for whom. ' +
-      'Errors are RFC 9457 problem details naming each bad parameter.',
+    version: profiles[config.HSDS_PROFILE].version,
+    description: describeApi(config),
     license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
   },
   tags: [
@@ -19,12 +41,20 @@ export const openApiInfo = (profile: keyof typeof profiles) => ({
   ],
 });
 
-/** The OpenAPI document is generated from the routes' zod schemas; /docs renders it. */
-export function registerOpenApi(app: App) {
+/** The OpenAPI document, generated from the routes' zod schemas. */
+export function buildOpenApiDocument(app: App, config: Config) {
+  return app.getOpenAPI31Document(openApiInfo(config));
+}
+
+/**
+ * Serves the OpenAPI document (built once, on first request: the routes do not change while the
+ * app lives) and the interactive reference at /docs.
+ */
+export function registerOpenApi(app: App, config: Config) {
+  let document: string | undefined;
   app.get(OPENAPI_PATH, (c) => {
-    const { config } = c.get('deps');
-    const document = app.getOpenAPI31Document(openApiInfo(config.HSDS_PROFILE));
-    return c.json(document);
+    document ??= JSON.stringify(buildOpenApiDocument(app, config));
+    return c.body(document, 200, { 'content-type': 'application/json' });
   });
   app.get('/docs', Scalar({ url: OPENAPI_PATH, pageTitle: 'HSDS directory API' }));
 }

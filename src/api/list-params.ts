@@ -1,0 +1,236 @@
+/**
+ * The parameters of the list endpoints, one zod schema each, with the specification's
+ * descriptions. The same schemas validate the query string, a JSON body and a form body (the POST
+ * twins), so each accepts both the string form of a value (`"true"`, `"20"`) and its JSON type;
+ * the OpenAPI document shows the JSON type. No defaults live in the schemas: a POST merges its
+ * query and body first, and defaults are applied after (see `resolvePaging`).
+ *
+ * Unknown parameters are ignored: HSDS clients add their own (cache busters, API keys for other
+ * hosts), and refusing them would break those clients.
+ */
+import { z } from '@hono/zod-openapi';
+import { invalidParameter } from './problem.ts';
+
+export type ListLimits = { defaultPerPage: number; maxPerPage: number };
+
+/** The deepest page one can ask for: beyond any real directory, well inside safe integers. */
+export const MAX_PAGE = 10_000_000;
+
+const lowerCaseString = (value: unknown) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
+
+/** A boolean: JSON true/false, or the strings "true"/"false" (any case). */
+export const booleanParam = (description: string) =>
+  z
+    .preprocess(
+      (value) => {
+        const v = lowerCaseString(value);
+        return v === 'true' ? true : v === 'false' ? false : value;
+      },
+      z.boolean({ error: 'must be true or false' }),
+    )
+    .openapi({ type: 'boolean', description });
+
+/** A whole number in a range: a JSON integer or its decimal string. */
+export const integerParam = (description: string, min: number, max: number, extra: object = {}) =>
+  z
+    .preprocess(
+      (value) => (typeof value === 'string' && /^\s*-?\d{1,16}\s*$/.test(value) ? Number(value) : value),
+      z
+        .number({ error: 'must be a whole number' })
+        .int({ error: 'must be a whole number' })
+        .min(min, { error: `must be at least ${min}` })
+        .max(max, { error: `must be at most ${max}` }),
+    )
+    .openapi({ type: 'integer', minimum: min, maximum: max, description, ...extra });
+
+/** A number in a range (decimals allowed): a JSON number or its decimal string. */
+export const numberParam = (description: string, min: number, max: number, extra: object = {}) =>
+  z
+    .preprocess(
+      (value) =>
+        typeof value === 'string' && /^\s*\d{1,12}(\.\d{1,12})?\s*$/.test(value) ? Number(value) : value,
+      z
+        .number({ error: 'must be a number' })
+        .min(min, { error: `must be at least ${min}` })
+        .max(max, { error: `must be at most ${max}` }),
+    )
+    .openapi({ type: 'number', minimum: min, maximum: max, description, ...extra });
+
+/** A record id: HSDS ids are UUIDs, so anything else cannot name a record. */
+export const idParam = (description: string) =>
+  z
+    .guid({ error: 'must be a UUID' })
+    .openapi({ description, example: 'ac148810-d857-441c-9679-408f346de14b' });
+
+/**
+ * A date-time (RFC 3339) or a date (its start, UTC). Normalised to UTC with millisecond precision,
+ * so what reaches the engine is always a form it parses.
+ */
+export const dateTimeParam = (description: string) =>
+  z
+    .string()
+    .refine(
+      (value) =>
+        /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?)?$/.test(
+          value.trim(),
+        ) && !Number.isNaN(Date.parse(value.trim())),
+      {
+        error: 'must be an RFC 3339 date-time (2024-01-31T09:00:00Z) or a date (2024-01-31)',
+      },
+    )
+    .transform((value) => new Date(value.trim()).toISOString())
+    .openapi({ type: 'string', format: 'date-time', description, example: '2024-01-31T09:00:00Z' });
+
+const stringParam = (description: string, max = 1000) =>
+  z
+    .string({ error: 'must be a string' })
+    .max(max, { error: `must be at most ${max} characters` })
+    .openapi({ description });
+
+// Descriptions follow the specification's parameters (schema/openapi.json components), corrected
+// where they are wrong (`minimal` speaks of `modified_date`; the field is `last_modified`).
+export const param = {
+  search: () =>
+    stringParam(
+      'Full text search. Words match names (service, organization, taxonomy terms) and descriptions, with English stemming and one typo forgiven in names for words of five letters or more; "quoted phrases" must match as phrases. Any text is accepted.',
+    ),
+  page: () =>
+    integerParam(
+      'Page number of paginated result, from 1. A page past the last is an empty page. Every page can be reached, including past the 10,000th result; for a whole result set, `format=ndjson` is faster.',
+      1,
+      MAX_PAGE,
+      { default: 1 },
+    ),
+  perPage: (limits: ListLimits) =>
+    integerParam(
+      `Number of results requested in a single page: ${limits.defaultPerPage} unless given, at most ${limits.maxPerPage}.`,
+      1,
+      limits.maxPerPage,
+      { default: limits.defaultPerPage },
+    ),
+  format: () =>
+    z.preprocess(lowerCaseString, z.enum(['json', 'ndjson'], { error: 'must be json or ndjson' })).openapi({
+      type: 'string',
+      enum: ['json', 'ndjson'],
+      default: 'json',
+      description:
+        'Return results in the specified format. Default is `json` (a page). `ndjson` streams every matching result, one JSON object a line, without pagination (`page` and `per_page` are ignored), as `application/x-ndjson`.',
+    }),
+  taxonomyTermId: () => idParam('Search for records with particular taxonomy_term.'),
+  taxonomyId: () => idParam('Search for records which contain any term with this taxonomy.'),
+  organizationId: () => idParam('Search for services that this organization provides.'),
+  modifiedAfter: () =>
+    dateTimeParam(
+      'Return all results modified on or after this datetime (`last_modified`). A date alone means its start, UTC.',
+    ),
+  minimal: () =>
+    booleanParam(
+      "Return every matching service with just 'id' and 'last_modified', in one streamed response (one page holding all of them; `page` and `per_page` are ignored).",
+    ),
+  full: (what: string) => booleanParam(`true, false return fully nested ${what}.`),
+  fullService: () =>
+    booleanParam(
+      'Fully nested organization with service array that contains full service information. Without it, each service in the array holds its id, name and status.',
+    ),
+  topOnly: () =>
+    booleanParam(
+      'Only retrieve top-level taxonomy terms: those without a parent. (The specification says "terms that have not child terms", which is read as terms that are not child terms.)',
+    ),
+  parentId: () => idParam('Retrieve taxonomy terms that have a parent with this id.'),
+  postcode: () =>
+    stringParam(
+      'The postcode or zip code of a point used to check service coverage. If `service_area` is available, only return results where the postcode exists within the `service_area`; results without a service area are kept. If `proximity` is provided, only show results within the proximity from the centroid of the postcode. With a postcode, results are sorted by distance.',
+      32,
+    ),
+  proximity: () =>
+    numberParam(
+      'Return services that exist within this many metres from the centroid of the provided postcode (requires `postcode`).',
+      1,
+      1_000_000,
+    ),
+  minimumAge: () =>
+    numberParam('Return services with a minimum age of at least the specified value.', 0, 200),
+  maximumAge: () =>
+    numberParam('Return services with a maximum age equal to or below the specified value.', 0, 200),
+  day: () =>
+    z
+      .preprocess(
+        (value) => (typeof value === 'string' ? (dayCodes[value.trim().toLowerCase()] ?? value) : value),
+        z.enum(['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'], {
+          error: 'must be a day: MO, TU, WE, TH, FR, SA, SU (or its English name)',
+        }),
+      )
+      .openapi({
+        type: 'string',
+        description:
+          'Return services open on this day: an RFC 5545 day code (MO, TU, WE, TH, FR, SA, SU) or the English day name. With `start_time` or `end_time`, the same opening slot must match both.',
+        example: 'MO',
+      }),
+  startTime: () =>
+    timeParam('Return services with a start time (opens_at) of at least the specified value (HH:MM).'),
+  endTime: () =>
+    timeParam('Return services with an end time (closes_at) equal to or below the specified value (HH:MM).'),
+};
+
+const dayCodes: Record<string, string> = {
+  mo: 'MO',
+  mon: 'MO',
+  monday: 'MO',
+  tu: 'TU',
+  tue: 'TU',
+  tues: 'TU',
+  tuesday: 'TU',
+  we: 'WE',
+  wed: 'WE',
+  wednesday: 'WE',
+  th: 'TH',
+  thu: 'TH',
+  thur: 'TH',
+  thurs: 'TH',
+  thursday: 'TH',
+  fr: 'FR',
+  fri: 'FR',
+  friday: 'FR',
+  sa: 'SA',
+  sat: 'SA',
+  saturday: 'SA',
+  su: 'SU',
+  sun: 'SU',
+  sunday: 'SU',
+};
+
+/** HH:MM or HH:MM:SS, answered as HH:MM: the form the services index holds opening times in. */
+function timeParam(description: string) {
+  return z
+    .string({ error: 'must be a time, HH:MM' })
+    .regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, { error: 'must be a time, HH:MM' })
+    .transform((value) => value.slice(0, 5))
+    .openapi({ type: 'string', description, example: '09:00' });
+}
+
+export type PagingParams = {
+  page?: number | undefined;
+  per_page?: number | undefined;
+  format?: 'json' | 'ndjson' | undefined;
+};
+
+export type Paging = { page: number; perPage: number; format: 'json' | 'ndjson' };
+
+/** Page, size and format with their defaults. */
+export function resolvePaging(params: PagingParams, limits: ListLimits): Paging {
+  return {
+    page: params.page ?? 1,
+    perPage: params.per_page ?? limits.defaultPerPage,
+    format: params.format ?? 'json',
+  };
+}
+
+/** `proximity` measures from a postcode's centroid: alone, it has nothing to measure from. */
+export function requirePostcodeForProximity(params: {
+  postcode?: string | undefined;
+  proximity?: number | undefined;
+}) {
+  if (params.proximity !== undefined && params.postcode === undefined) {
+    throw invalidParameter('proximity', 'requires postcode: the distance is measured from its centroid');
+  }
+}

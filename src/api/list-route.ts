@@ -1,0 +1,126 @@
+/**
+ * A list endpoint and its POST twin from one description: the same parameters (query string, JSON
+ * body or form body; the body wins where both give a value), the same responses, one handler.
+ */
+import { createRoute, type z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { type JsonRecord, type StreamBatch, searchPage, streamRecords } from '../engine/search.ts';
+import { pageWindow, type SearchRequest } from '../index-mapping/search.query.ts';
+import type { App, AppEnv } from './app.ts';
+import type { Paging } from './list-params.ts';
+import { NDJSON_CONTENT_TYPE, ndjsonResponse } from './ndjson.ts';
+import { toPage } from './paging.ts';
+import { errorResponses } from './problem.ts';
+import { type RouteContext, requirementTag } from './route-context.ts';
+
+export type ListEndpoint<Params extends z.ZodObject> = {
+  path: string;
+  /** The specification's operationId; the POST twin's is the same with `post` for `get`. */
+  operationId: `get${string}`;
+  summary: string;
+  description: string;
+  params: Params;
+  /** The JSON page. */
+  pageSchema: z.ZodType;
+  /** One line of `format=ndjson`. */
+  itemSchema: z.ZodType;
+  responseDescription: string;
+  handle: (c: Context<AppEnv>, params: z.output<Params>) => Promise<Response>;
+};
+
+const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data'] as const;
+
+export function registerListEndpoint<Params extends z.ZodObject>(
+  app: App,
+  ctx: RouteContext,
+  endpoint: ListEndpoint<Params>,
+) {
+  const responses = {
+    200: {
+      description: endpoint.responseDescription,
+      content: {
+        'application/json': { schema: endpoint.pageSchema },
+        [NDJSON_CONTENT_TYPE]: { schema: endpoint.itemSchema },
+      },
+    },
+    ...errorResponses,
+  };
+  const common = {
+    path: endpoint.path,
+    summary: endpoint.summary,
+    description: endpoint.description,
+    responses,
+  };
+  const getRoute = createRoute({
+    ...common,
+    method: 'get',
+    operationId: endpoint.operationId,
+    tags: [requirementTag(ctx, 'get', endpoint.path)],
+    request: { query: endpoint.params },
+  });
+  const postRoute = createRoute({
+    ...common,
+    method: 'post',
+    operationId: endpoint.operationId.replace(/^get/, 'post'),
+    tags: [requirementTag(ctx, 'post', endpoint.path)],
+    description: `${endpoint.description}\n\nThe same search as GET, with the parameters in the query string, a JSON body or a form body (a value in the body overrides the same parameter in the query string).`,
+    request: {
+      query: endpoint.params,
+      body: {
+        required: false,
+        description: 'The parameters of the GET twin, as a JSON object or a form.',
+        content: {
+          'application/json': { schema: endpoint.params },
+          ...Object.fromEntries(FORM_TYPES.map((type) => [type, { schema: endpoint.params }])),
+        },
+      },
+    },
+  });
+  // Handlers answer plain Responses (streams, pre-built pages): responses are validated by the
+  // tests against the official schemas, not at run time on the hot path.
+  type Valid = (target: 'query' | 'json' | 'form') => z.output<Params> | undefined;
+  const validOf = (c: Context<AppEnv>) => c.req.valid as unknown as Valid;
+  app.openapi(getRoute, ((c: Context<AppEnv>) =>
+    endpoint.handle(c, validOf(c)('query') as z.output<Params>)) as never);
+  app.openapi(postRoute, ((c: Context<AppEnv>) => {
+    const valid = validOf(c);
+    const contentType = c.req.header('content-type') ?? '';
+    const body = contentType.includes('json')
+      ? valid('json')
+      : contentType.includes('form')
+        ? valid('form')
+        : undefined;
+    return endpoint.handle(c, { ...valid('query'), ...body } as z.output<Params>);
+  }) as never);
+}
+
+/** Identity for records, or a per-batch step (the services nested in organizations). */
+export type Enrich = (records: JsonRecord[]) => Promise<JsonRecord[]>;
+
+async function* enriched(
+  batches: AsyncGenerator<StreamBatch, void, undefined>,
+  enrich: Enrich,
+): AsyncGenerator<StreamBatch, void, undefined> {
+  try {
+    for await (const batch of batches) yield { total: batch.total, records: await enrich(batch.records) };
+  } finally {
+    await batches.return(undefined);
+  }
+}
+
+/** A page of a search as JSON, or every match as NDJSON. */
+export async function listResponse(
+  c: Context<AppEnv>,
+  request: SearchRequest,
+  paging: Paging,
+  options: { enrich?: Enrich; batchSize?: number } = {},
+): Promise<Response> {
+  const { engine, logger } = c.get('deps');
+  if (paging.format === 'ndjson') {
+    const batches = streamRecords(engine, request, options.batchSize ? { batchSize: options.batchSize } : {});
+    return ndjsonResponse(options.enrich ? enriched(batches, options.enrich) : batches, logger);
+  }
+  const result = await searchPage(engine, request, pageWindow(paging.page, paging.perPage));
+  const records = options.enrich ? await options.enrich(result.records) : result.records;
+  return c.json(toPage(records, result.total, paging.page, paging.perPage), 200);
+}

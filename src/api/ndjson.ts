@@ -1,0 +1,107 @@
+/**
+ * Streamed responses: every record of a search, written batch by batch as the engine walks its
+ * point in time. The body is pulled: a batch is fetched only when the client has taken the previous
+ * one (two batches at most in memory, however large the result), and a client that goes away
+ * cancels the stream, which ends the walk and releases the point in time.
+ *
+ * The first batch is fetched before the response starts, so an engine that is down still gets a
+ * proper 503 rather than a 200 cut short.
+ */
+import type { Logger } from 'pino';
+import type { JsonRecord, StreamBatch } from '../engine/search.ts';
+
+export const NDJSON_CONTENT_TYPE = 'application/x-ndjson';
+
+type Encoder = {
+  /** Text before the first record. */
+  head?: (total: number) => string;
+  /** The records of one batch; `first` tells whether anything was written before. */
+  batch: (records: JsonRecord[], first: boolean) => string;
+  /** Text after the last record. */
+  tail?: () => string;
+};
+
+async function streamResponse(
+  batches: AsyncGenerator<StreamBatch, void, undefined>,
+  encoder: Encoder,
+  contentType: string,
+  logger: Logger,
+): Promise<Response> {
+  const utf8 = new TextEncoder();
+  let first: IteratorResult<StreamBatch, void> | undefined;
+  try {
+    first = await batches.next();
+  } catch (error) {
+    await batches.return(undefined).catch(() => {});
+    throw error;
+  }
+  const total = first.done ? 0 : first.value.total;
+  let head = encoder.head?.(total) ?? '';
+  let wroteRecords = false;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const next = first ?? (await batches.next());
+          first = undefined;
+          if (next.done) {
+            const text = head + (encoder.tail?.() ?? '');
+            if (text) controller.enqueue(utf8.encode(text));
+            controller.close();
+            return;
+          }
+          const records = next.value.records;
+          const text = head + (records.length > 0 ? encoder.batch(records, !wroteRecords) : '');
+          head = '';
+          if (records.length > 0) wroteRecords = true;
+          if (text) controller.enqueue(utf8.encode(text));
+        } catch (error) {
+          logger.error({ err: error }, 'stream failed part-way; the response is cut short');
+          controller.error(error);
+          await batches.return(undefined).catch(() => {});
+        }
+      },
+      async cancel() {
+        await batches.return(undefined);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return new Response(body, { status: 200, headers: { 'content-type': contentType } });
+}
+
+const lines = (records: JsonRecord[]) => {
+  let text = '';
+  for (const record of records) text += `${JSON.stringify(record)}\n`;
+  return text;
+};
+
+/** `format=ndjson`: one JSON object a line. */
+export function ndjsonResponse(
+  batches: AsyncGenerator<StreamBatch, void, undefined>,
+  logger: Logger,
+): Promise<Response> {
+  return streamResponse(batches, { batch: lines }, NDJSON_CONTENT_TYPE, logger);
+}
+
+/**
+ * `minimal=true` without `format=ndjson`: one Page holding every result, streamed. The point in
+ * time gives the exact count before the first item, so the page's header is written first.
+ */
+export function wholePageResponse(
+  batches: AsyncGenerator<StreamBatch, void, undefined>,
+  logger: Logger,
+): Promise<Response> {
+  return streamResponse(
+    batches,
+    {
+      head: (total) =>
+        `{"total_items":${total},"total_pages":${total > 0 ? 1 : 0},"page_number":1,"size":${total},` +
+        `"first_page":true,"last_page":true,"empty":${total === 0},"contents":[`,
+      batch: (records, first) => (first ? '' : ',') + records.map((r) => JSON.stringify(r)).join(','),
+      tail: () => ']}',
+    },
+    'application/json',
+    logger,
+  );
+}

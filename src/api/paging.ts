@@ -1,0 +1,30 @@
+/**
+ * The HSDS Page around every list (DESIGN.md section 5): `first_page` only on page 1, `last_page`
+ * on the last page and on any page past it (a client looping `until last_page` stops), `empty` when
+ * `contents` is empty, `size` equal to the number of items in `contents`, every page but the last
+ * full. An empty result has zero pages; its page 1 is both first and last.
+ */
+export type PageEnvelope<T> = {
+  total_items: number;
+  total_pages: number;
+  page_number: number;
+  size: number;
+  first_page: boolean;
+  last_page: boolean;
+  empty: boolean;
+  contents: T[];
+};
+
+export function toPage<T>(contents: T[], totalItems: number, page: number, perPage: number): PageEnvelope<T> {
+  const totalPages = Math.ceil(totalItems / perPage);
+  return {
+    total_items: totalItems,
+    total_pages: totalPages,
+    page_number: page,
+    size: contents.length,
+    first_page: page === 1,
+    last_page: page >= totalPages,
+    empty: contents.length === 0,
+    contents,
+  };
+}

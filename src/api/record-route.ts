@@ -1,0 +1,53 @@
+/**
+ * A record endpoint (`/{resource}/{id}`): the stored record, fully nested, or 404.
+ */
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { App, AppEnv } from './app.ts';
+import { idParam } from './list-params.ts';
+import { errorResponses, notFoundResponse } from './problem.ts';
+import { type RouteContext, requirementTag } from './route-context.ts';
+
+export type RecordEndpoint<Query extends z.ZodObject> = {
+  path: `${string}/{id}`;
+  operationId: string;
+  summary: string;
+  description: string;
+  idDescription: string;
+  schema: z.ZodType;
+  responseDescription: string;
+  query?: Query;
+  handle: (c: Context<AppEnv>, id: string, query: z.output<Query>) => Promise<Response>;
+};
+
+export function registerRecordEndpoint<Query extends z.ZodObject>(
+  app: App,
+  ctx: RouteContext,
+  endpoint: RecordEndpoint<Query>,
+) {
+  const route = createRoute({
+    method: 'get',
+    path: endpoint.path,
+    operationId: endpoint.operationId,
+    tags: [requirementTag(ctx, 'get', endpoint.path)],
+    summary: endpoint.summary,
+    description: endpoint.description,
+    request: {
+      params: z.object({ id: idParam(endpoint.idDescription) }),
+      ...(endpoint.query ? { query: endpoint.query } : {}),
+    },
+    responses: {
+      200: {
+        description: endpoint.responseDescription,
+        content: { 'application/json': { schema: endpoint.schema } },
+      },
+      ...notFoundResponse,
+      ...errorResponses,
+    },
+  });
+  type Valid = (target: 'param' | 'query') => { id: string } & z.output<Query>;
+  app.openapi(route, ((c: Context<AppEnv>) => {
+    const valid = c.req.valid as unknown as Valid;
+    return endpoint.handle(c, valid('param').id, (endpoint.query ? valid('query') : {}) as z.output<Query>);
+  }) as never);
+}

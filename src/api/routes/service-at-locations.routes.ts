@@ -1,0 +1,68 @@
+import { z } from '@hono/zod-openapi';
+import { getRecord } from '../../engine/search.ts';
+import { serviceAtLocationFullSchema } from '../../hsds/index.ts';
+import { buildServiceAtLocationSearch } from '../../index-mapping/service-at-location-search.query.ts';
+import type { App } from '../app.ts';
+import { resolveGeoQuery } from '../geo-params.ts';
+import { param, requirePostcodeForProximity, resolvePaging } from '../list-params.ts';
+import { listResponse, registerListEndpoint } from '../list-route.ts';
+import { registerRecordEndpoint } from '../record-route.ts';
+import { serviceAtLocationItemSchema, serviceAtLocationPageSchema } from '../response-schemas.ts';
+import type { RouteContext } from '../route-context.ts';
+import { toServiceFilters, ukServiceParams } from './services.routes.ts';
+
+const serviceAtLocationsShape = (ctx: RouteContext) => ({
+  search: param.search().optional(),
+  page: param.page().optional(),
+  per_page: param.perPage(ctx.limits).optional(),
+  format: param.format().optional(),
+  taxonomy_term_id: param.taxonomyTermId().optional(),
+  taxonomy_id: param.taxonomyId().optional(),
+  organization_id: param.organizationId().optional(),
+  modified_after: param.modifiedAfter().optional(),
+  full: param.full('service_at_location').optional(),
+  postcode: param.postcode().optional(),
+  proximity: param.proximity().optional(),
+});
+
+const withUkParams = (ctx: RouteContext) =>
+  z.object({ ...serviceAtLocationsShape(ctx), ...ukServiceParams() });
+
+export function serviceAtLocationsParams(ctx: RouteContext): ReturnType<typeof withUkParams> {
+  if (ctx.profile === 'oruk') return withUkParams(ctx);
+  return z.object(serviceAtLocationsShape(ctx)) as unknown as ReturnType<typeof withUkParams>;
+}
+
+export function registerServiceAtLocationRoutes(app: App, ctx: RouteContext) {
+  registerListEndpoint(app, ctx, {
+    path: '/service_at_locations',
+    operationId: 'getPaginatedListOfServiceAtLocation',
+    summary: 'Retrieve paginated listings of service_at_location that only have one-to-one fields in them.',
+    description:
+      'Service-at-locations matching every given filter (AND), each with its direct fields, its location and its service (direct fields, with organization and program); `full=true` gives them fully nested; `format=ndjson` every match as a stream. With `postcode`, results are those whose service area covers the postcode (or that have no service area), sorted by distance; `proximity` limits the distance.',
+    params: serviceAtLocationsParams(ctx),
+    pageSchema: serviceAtLocationPageSchema,
+    itemSchema: serviceAtLocationItemSchema,
+    responseDescription:
+      'Retrieve paginated listings of service_at_location that only have one-to-one fields in them.',
+    handle: async (c, p) => {
+      const paging = resolvePaging(p, ctx.limits);
+      requirePostcodeForProximity(p);
+      const geo = await resolveGeoQuery(c.get('deps'), p);
+      const request = buildServiceAtLocationSearch({ ...toServiceFilters(p), geo }, p.full ? 'full' : 'list');
+      return listResponse(c, request, paging);
+    },
+  });
+
+  registerRecordEndpoint(app, ctx, {
+    path: '/service_at_locations/{id}',
+    operationId: 'getServiceAtLocationWithNestedDataById',
+    summary: 'Retrieve fully nested service_at_location with all related data with specified id.',
+    description:
+      'Retrieve fully nested service_at_location with all related data with specified id: its location and its service, fully nested. (Some revisions of the specification declare the service schema here; a service_at_location is what this returns.)',
+    idDescription: 'The id of the service_at_location that the request is intended to retrieve.',
+    schema: serviceAtLocationFullSchema,
+    responseDescription: 'Retrieve fully nested service_at_location with all related data with specified id.',
+    handle: async (c, id) => c.json(await getRecord(c.get('deps').engine, 'service_at_locations', id), 200),
+  });
+}

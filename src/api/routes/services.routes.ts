@@ -1,0 +1,100 @@
+import { z } from '@hono/zod-openapi';
+import { getRecord, streamRecords } from '../../engine/search.ts';
+import { serviceFullSchema } from '../../hsds/index.ts';
+import { buildServiceSearch, type ServiceFilters } from '../../index-mapping/service-search.query.ts';
+import type { App } from '../app.ts';
+import { param, resolvePaging } from '../list-params.ts';
+import { listResponse, registerListEndpoint } from '../list-route.ts';
+import { ndjsonResponse, wholePageResponse } from '../ndjson.ts';
+import { registerRecordEndpoint } from '../record-route.ts';
+import { serviceItemSchema, servicePageSchema } from '../response-schemas.ts';
+import type { RouteContext } from '../route-context.ts';
+
+/** The UK profile's extra /services (and /service_at_locations) filters. */
+export const ukServiceParams = () => ({
+  minimum_age: param.minimumAge().optional(),
+  maximum_age: param.maximumAge().optional(),
+  day: param.day().optional(),
+  start_time: param.startTime().optional(),
+  end_time: param.endTime().optional(),
+});
+
+const servicesShape = (ctx: RouteContext) => ({
+  search: param.search().optional(),
+  page: param.page().optional(),
+  per_page: param.perPage(ctx.limits).optional(),
+  format: param.format().optional(),
+  taxonomy_term_id: param.taxonomyTermId().optional(),
+  taxonomy_id: param.taxonomyId().optional(),
+  organization_id: param.organizationId().optional(),
+  modified_after: param.modifiedAfter().optional(),
+  minimal: param.minimal().optional(),
+  full: param.full('service').optional(),
+});
+
+const servicesWithUkParams = (ctx: RouteContext) => z.object({ ...servicesShape(ctx), ...ukServiceParams() });
+
+/** The UK parameters exist only under the UK profile; typed as always optional. */
+export function servicesParams(ctx: RouteContext): ReturnType<typeof servicesWithUkParams> {
+  if (ctx.profile === 'oruk') return servicesWithUkParams(ctx);
+  return z.object(servicesShape(ctx)) as unknown as ReturnType<typeof servicesWithUkParams>;
+}
+
+type ServicesParams = z.output<ReturnType<typeof servicesParams>>;
+
+/** Parameter names to builder fields; the UK ones are simply absent under plain HSDS. */
+export function toServiceFilters(
+  p: Omit<ServicesParams, 'minimal' | 'full' | 'page' | 'per_page' | 'format'>,
+): ServiceFilters {
+  return {
+    search: p.search,
+    taxonomyTermId: p.taxonomy_term_id,
+    taxonomyId: p.taxonomy_id,
+    organizationId: p.organization_id,
+    modifiedAfter: p.modified_after,
+    minimumAge: p.minimum_age,
+    maximumAge: p.maximum_age,
+    schedule:
+      p.day !== undefined || p.start_time !== undefined || p.end_time !== undefined
+        ? { day: p.day, startTime: p.start_time, endTime: p.end_time }
+        : undefined,
+  };
+}
+
+export function registerServiceRoutes(app: App, ctx: RouteContext) {
+  registerListEndpoint(app, ctx, {
+    path: '/services',
+    operationId: 'getPaginatedListOfServices',
+    summary: 'Retrieves paginated listings of services that only have one-to-one fields in them.',
+    description:
+      "Services matching every given filter (filters combine with AND), each with its direct fields, its organization and its program; `full=true` gives fully nested services; `minimal=true` every matching service's id and last_modified in one response; `format=ndjson` every match as a stream.",
+    params: servicesParams(ctx),
+    pageSchema: servicePageSchema,
+    itemSchema: serviceItemSchema,
+    responseDescription: 'A paginated list of services that only have one-to-one fields in them.',
+    handle: async (c, p) => {
+      const paging = resolvePaging(p, ctx.limits);
+      const filters = toServiceFilters(p);
+      if (p.minimal) {
+        const { engine, logger } = c.get('deps');
+        const batches = streamRecords(engine, buildServiceSearch(filters, 'minimal'), { batchSize: 5000 });
+        return paging.format === 'ndjson'
+          ? ndjsonResponse(batches, logger)
+          : wholePageResponse(batches, logger);
+      }
+      return listResponse(c, buildServiceSearch(filters, p.full ? 'full' : 'list'), paging);
+    },
+  });
+
+  registerRecordEndpoint(app, ctx, {
+    path: '/services/{id}',
+    operationId: 'getFullyNestedServiceById',
+    summary: 'Retrieves a fully nested service with all related data with id.',
+    description: 'Retrieve fully nested service with all related data with id.',
+    idDescription: 'The id of the service that the request is intended to retrieve.',
+    schema: serviceFullSchema,
+    responseDescription:
+      'A Service matching the {id}, with all related data according to the HSDS Specification for Service.',
+    handle: async (c, id) => c.json(await getRecord(c.get('deps').engine, 'services', id), 200),
+  });
+}

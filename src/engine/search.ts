@@ -1,0 +1,225 @@
+/**
+ * Reading the read indices: a record by id, a page of a search, and every match of a search as a
+ * stream. Requests come from the pure builders in src/index-mapping (*.query.ts); this module only
+ * runs them, so no query DSL is written here.
+ *
+ * Pages past the engine's result window (`from + size` > 10,000) are served, not refused: inside
+ * a point in time, the preceding hits are skipped with `search_after` (sort values only, no
+ * `_source`), then the page itself is fetched. Streams walk a point in time with `search_after`,
+ * one batch ahead of the consumer, and always release the point in time, including when the
+ * consumer stops early (a client that disconnects).
+ */
+import type { ReadIndex } from '../index-mapping/read-indices.mapping.ts';
+import { RESULT_WINDOW, type SearchRequest } from '../index-mapping/search.query.ts';
+import { type Engine, engineCall } from './engine.ts';
+import { EngineNotFoundError } from './errors.ts';
+
+export type JsonRecord = Record<string, unknown>;
+
+export type PageResult = { total: number; records: JsonRecord[] };
+
+type Hit = { _source?: { record?: JsonRecord }; sort?: unknown[] };
+type SearchBody = { pit_id?: string; hits?: { total?: { value: number }; hits?: Hit[] } };
+
+const recordsOf = (hits: Hit[]): JsonRecord[] => hits.map((hit) => hit._source?.record ?? {});
+
+/** A record (the `record` of the document with this id); EngineNotFoundError when there is none. */
+export async function getRecord(engine: Engine, index: ReadIndex, id: string): Promise<JsonRecord> {
+  const { body } = await engineCall(`get ${index}/${id}`, () =>
+    engine.client.get({ index: engine.name(index), id, _source_includes: ['record'] }),
+  );
+  const record = (body._source as { record?: JsonRecord } | undefined)?.record;
+  if (!body.found || !record) throw new EngineNotFoundError(`get ${index}/${id}: not found`);
+  return record;
+}
+
+async function runSearch(engine: Engine, operation: string, params: Record<string, unknown>) {
+  const { body } = await engineCall(operation, () => engine.client.search(params));
+  return body as SearchBody;
+}
+
+const sourceOf = (request: SearchRequest) => ({ includes: [...request.source] });
+
+/** One page of a search with its exact total. A missing index reads as empty. */
+export async function searchPage(
+  engine: Engine,
+  request: SearchRequest,
+  window: { from: number; size: number },
+): Promise<PageResult> {
+  if (window.from + window.size > RESULT_WINDOW) return searchDeepPage(engine, request, window);
+  const body = await runSearch(engine, `search ${request.index}`, {
+    index: engine.name(request.index),
+    ignore_unavailable: true,
+    filter_path: ['hits.total.value', 'hits.hits._source'],
+    body: {
+      query: request.query,
+      sort: request.sort,
+      from: window.from,
+      size: window.size,
+      track_total_hits: true,
+      _source: sourceOf(request),
+    },
+  });
+  return { total: body.hits?.total?.value ?? 0, records: recordsOf(body.hits?.hits ?? []) };
+}
+
+/** Opens a point in time on an index; null when the index does not exist. */
+async function openPit(engine: Engine, index: ReadIndex, keepAlive: string): Promise<string | null> {
+  try {
+    const { body } = await engineCall(`open point in time on ${index}`, () =>
+      engine.client.createPit({ index: [engine.name(index)], keep_alive: keepAlive }),
+    );
+    return body.pit_id;
+  } catch (error) {
+    if (error instanceof EngineNotFoundError) return null;
+    throw error;
+  }
+}
+
+async function closePit(engine: Engine, pitId: string): Promise<void> {
+  try {
+    await engine.client.deletePit({ body: { pit_id: [pitId] } });
+  } catch (error) {
+    // The point in time expires by itself after its keep-alive; a failed release only costs that.
+    engine.logger.warn(
+      { err: error instanceof Error ? error.message : error },
+      'could not release a point in time',
+    );
+  }
+}
+
+const PIT_KEEP_ALIVE = '2m';
+
+async function searchDeepPage(
+  engine: Engine,
+  request: SearchRequest,
+  window: { from: number; size: number },
+): Promise<PageResult> {
+  let pitId = await openPit(engine, request.index, PIT_KEEP_ALIVE);
+  if (!pitId) return { total: 0, records: [] };
+  const inPit = (extra: Record<string, unknown>) => ({
+    body: {
+      pit: { id: pitId, keep_alive: PIT_KEEP_ALIVE },
+      query: request.query,
+      sort: request.sort,
+      ...extra,
+    },
+  });
+  try {
+    const counted = await runSearch(engine, `count ${request.index}`, {
+      filter_path: ['hits.total.value', 'pit_id'],
+      ...inPit({ size: 0, track_total_hits: true }),
+    });
+    pitId = counted.pit_id ?? pitId;
+    const total = counted.hits?.total?.value ?? 0;
+    if (window.from >= total) return { total, records: [] };
+    let after: unknown[] | undefined;
+    let skipped = 0;
+    while (skipped < window.from) {
+      const step = Math.min(RESULT_WINDOW, window.from - skipped);
+      const body = await runSearch(engine, `skip in ${request.index}`, {
+        filter_path: ['hits.hits.sort', 'pit_id'],
+        ...inPit({
+          size: step,
+          _source: false,
+          track_total_hits: false,
+          ...(after ? { search_after: after } : {}),
+        }),
+      });
+      pitId = body.pit_id ?? pitId;
+      const hits = body.hits?.hits ?? [];
+      if (hits.length === 0) return { total, records: [] };
+      after = hits[hits.length - 1]?.sort;
+      skipped += hits.length;
+    }
+    const body = await runSearch(engine, `search ${request.index}`, {
+      filter_path: ['hits.hits._source', 'pit_id'],
+      ...inPit({
+        size: window.size,
+        _source: sourceOf(request),
+        track_total_hits: false,
+        ...(after ? { search_after: after } : {}),
+      }),
+    });
+    pitId = body.pit_id ?? pitId;
+    return { total, records: recordsOf(body.hits?.hits ?? []) };
+  } finally {
+    await closePit(engine, pitId);
+  }
+}
+
+export type StreamBatch = {
+  /** The exact number of matches in the point in time (the same in every batch). */
+  total: number;
+  records: JsonRecord[];
+};
+
+export type StreamOptions = { batchSize?: number; keepAlive?: string };
+
+/**
+ * Every match of a search, batch by batch, inside one point in time (a consistent snapshot however
+ * long the client takes). The next batch is requested while the consumer handles the current one;
+ * at most two batches are held. The first batch comes even when there are no matches (total 0).
+ * Stopping the iteration (`return()`) releases the point in time.
+ */
+export async function* streamRecords(
+  engine: Engine,
+  request: SearchRequest,
+  options: StreamOptions = {},
+): AsyncGenerator<StreamBatch, void, undefined> {
+  const batchSize = options.batchSize ?? 1000;
+  const keepAlive = options.keepAlive ?? PIT_KEEP_ALIVE;
+  let pitId = await openPit(engine, request.index, keepAlive);
+  if (!pitId) {
+    yield { total: 0, records: [] };
+    return;
+  }
+  let total = 0;
+  const fetchBatch = async (after: unknown[] | undefined) => {
+    const body = await runSearch(engine, `stream ${request.index}`, {
+      filter_path: ['hits.total.value', 'hits.hits._source', 'hits.hits.sort', 'pit_id'],
+      body: {
+        pit: { id: pitId, keep_alive: keepAlive },
+        query: request.query,
+        sort: request.sort,
+        size: batchSize,
+        _source: sourceOf(request),
+        track_total_hits: after === undefined,
+        ...(after ? { search_after: after } : {}),
+      },
+    });
+    pitId = body.pit_id ?? pitId;
+    if (after === undefined) total = body.hits?.total?.value ?? 0;
+    return body.hits?.hits ?? [];
+  };
+  let pending: Promise<Hit[]> | undefined = fetchBatch(undefined);
+  try {
+    while (pending) {
+      const hits = await pending;
+      pending = undefined;
+      if (hits.length === batchSize) {
+        pending = fetchBatch(hits[hits.length - 1]?.sort);
+        // A prefetch that fails after the consumer stopped must not become an unhandled rejection.
+        pending.catch(() => {});
+      }
+      yield { total, records: recordsOf(hits) };
+    }
+  } finally {
+    if (pending) await pending.catch(() => {});
+    if (pitId) await closePit(engine, pitId);
+  }
+}
+
+/**
+ * Every match of a search in memory: for bounded sets (the services of some organizations). One
+ * plain search usually answers; a larger set is walked in a point in time.
+ */
+export async function collectRecords(engine: Engine, request: SearchRequest): Promise<JsonRecord[]> {
+  const first = await searchPage(engine, request, { from: 0, size: COLLECT_FIRST });
+  if (first.total <= first.records.length) return first.records;
+  const records: JsonRecord[] = [];
+  for await (const batch of streamRecords(engine, request)) records.push(...batch.records);
+  return records;
+}
+
+const COLLECT_FIRST = 500;

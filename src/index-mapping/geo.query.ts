@@ -1,0 +1,66 @@
+/**
+ * The geographic part of a service_at_locations search, from a point already geocoded (the API
+ * resolves `postcode` to a centroid; see src/api/geo-params.ts). DESIGN.md section 5:
+ * - coverage: keep results whose coverage contains the point, and results with no service area at
+ *   all (the specification filters only where service areas exist);
+ * - proximity (metres): a distance filter from the point on the location's point;
+ * - with a point, results are sorted by distance.
+ */
+import { F } from './fields.ts';
+import type { QueryDsl, SortClause } from './search.query.ts';
+
+export type GeoPoint = { lat: number; lon: number };
+
+export type GeoQuery = {
+  point: GeoPoint;
+  /** Metres from the point to the location; absent: no distance limit. */
+  proximityMetres?: number | undefined;
+};
+
+export function coverageFilter(point: GeoPoint): QueryDsl {
+  return {
+    bool: {
+      should: [
+        // intersects with a point is containment, and keeps holes and multipolygons exact.
+        {
+          geo_shape: {
+            [F.coverage]: {
+              shape: { type: 'point', coordinates: [point.lon, point.lat] },
+              relation: 'intersects',
+            },
+          },
+        },
+        { bool: { must_not: [{ term: { [F.hasCoverage]: true } }] } },
+      ],
+      minimum_should_match: 1,
+    },
+  };
+}
+
+export function proximityFilter(point: GeoPoint, metres: number): QueryDsl {
+  return { geo_distance: { distance: `${metres}m`, [F.locationPoint]: { lat: point.lat, lon: point.lon } } };
+}
+
+export function distanceSort(point: GeoPoint): SortClause {
+  return {
+    _geo_distance: {
+      [F.locationPoint]: { lat: point.lat, lon: point.lon },
+      order: 'asc',
+      unit: 'm',
+      // Locations without a point (virtual ones) come last.
+      ignore_unmapped: true,
+    },
+  };
+}
+
+/** Filters and leading sort clauses for a geocoded point, or nothing without one. */
+export function geoFilter(geo: GeoQuery | undefined): { filters: QueryDsl[]; sort: SortClause[] } {
+  if (!geo) return { filters: [], sort: [] };
+  return {
+    filters: [
+      coverageFilter(geo.point),
+      ...(geo.proximityMetres === undefined ? [] : [proximityFilter(geo.point, geo.proximityMetres)]),
+    ],
+    sort: [distanceSort(geo.point)],
+  };
+}

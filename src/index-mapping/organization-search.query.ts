@@ -1,0 +1,34 @@
+/**
+ * GET /organizations.
+ */
+import { F } from './fields.ts';
+import { presentFilters, taxonomyFilter, taxonomyTermFilter } from './filters.query.ts';
+import { composeQuery, type SearchRequest, sortOrder } from './search.query.ts';
+import { FULL_RECORD, ORGANIZATION_LIST_ITEM } from './sources.query.ts';
+import { type TextFields, textQuery } from './text.query.ts';
+
+export const ORGANIZATION_TEXT_FIELDS: TextFields = {
+  stemmed: [`${F.name}^4`, `${F.alternateName}^2`, F.description],
+  fuzzy: [`${F.nameExact}^4`],
+  phrase: [`${F.nameExact}^4`, `${F.alternateName}^2`, F.description],
+};
+
+export type OrganizationFilters = {
+  search?: string | undefined;
+  /** Organizations running a service with this term. */
+  taxonomyTermId?: string | undefined;
+  taxonomyId?: string | undefined;
+};
+
+export function buildOrganizationSearch(params: OrganizationFilters, shape: 'list' | 'full'): SearchRequest {
+  const text = textQuery(params.search, ORGANIZATION_TEXT_FIELDS);
+  return {
+    index: 'organizations',
+    query: composeQuery(
+      text,
+      presentFilters(taxonomyTermFilter(params.taxonomyTermId), taxonomyFilter(params.taxonomyId)),
+    ),
+    sort: sortOrder({ relevance: text !== undefined }),
+    source: shape === 'full' ? FULL_RECORD : ORGANIZATION_LIST_ITEM,
+  };
+}

@@ -1,0 +1,27 @@
+/**
+ * GET /service_at_locations: the service filters, plus the geography of a geocoded postcode.
+ */
+import { type GeoQuery, geoFilter } from './geo.query.ts';
+import { composeQuery, type SearchRequest, sortOrder } from './search.query.ts';
+import { SERVICE_TEXT_FIELDS, type ServiceFilters, serviceFilters } from './service-search.query.ts';
+import { FULL_RECORD, SERVICE_AT_LOCATION_LIST_ITEM } from './sources.query.ts';
+import { textQuery } from './text.query.ts';
+
+export type ServiceAtLocationFilters = ServiceFilters & { geo?: GeoQuery | undefined };
+
+/** `list`: direct fields, the location and the service (direct fields, organization, program); `full`: fully nested. */
+export type ServiceAtLocationShape = 'list' | 'full';
+
+export function buildServiceAtLocationSearch(
+  params: ServiceAtLocationFilters,
+  shape: ServiceAtLocationShape,
+): SearchRequest {
+  const text = textQuery(params.search, SERVICE_TEXT_FIELDS);
+  const geo = geoFilter(params.geo);
+  return {
+    index: 'service_at_locations',
+    query: composeQuery(text, [...serviceFilters(params), ...geo.filters]),
+    sort: sortOrder({ relevance: text !== undefined, leading: geo.sort }),
+    source: shape === 'full' ? FULL_RECORD : SERVICE_AT_LOCATION_LIST_ITEM,
+  };
+}

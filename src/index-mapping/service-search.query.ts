@@ -1,0 +1,94 @@
+/**
+ * GET /services (and the services nested in organizations): parameters in, search request out.
+ */
+import { F } from './fields.ts';
+import {
+  ageFilters,
+  modifiedAfterFilter,
+  organizationFilter,
+  organizationsFilter,
+  presentFilters,
+  type ScheduleParams,
+  scheduleFilter,
+  taxonomyFilter,
+  taxonomyTermFilter,
+} from './filters.query.ts';
+import { composeQuery, type SearchRequest, sortOrder } from './search.query.ts';
+import { FULL_RECORD, SERVICE_LIST_ITEM, SERVICE_MINIMAL, SERVICE_SUMMARY } from './sources.query.ts';
+import { type TextFields, textQuery } from './text.query.ts';
+
+/** Searchable fields of services and service-at-locations: names first, then descriptions. */
+export const SERVICE_TEXT_FIELDS: TextFields = {
+  stemmed: [
+    `${F.name}^4`,
+    `${F.alternateName}^2`,
+    `${F.organizationName}^2`,
+    `${F.taxonomyTermNames}^2`,
+    F.description,
+  ],
+  fuzzy: [`${F.nameExact}^4`, `${F.organizationNameExact}^2`, `${F.taxonomyTermNamesExact}^2`],
+  phrase: [
+    `${F.nameExact}^4`,
+    `${F.alternateName}^2`,
+    `${F.organizationNameExact}^2`,
+    `${F.taxonomyTermNamesExact}^2`,
+    F.description,
+  ],
+};
+
+export type ServiceFilters = {
+  search?: string | undefined;
+  taxonomyTermId?: string | undefined;
+  taxonomyId?: string | undefined;
+  organizationId?: string | undefined;
+  modifiedAfter?: string | undefined;
+  /** UK profile. */
+  minimumAge?: number | undefined;
+  maximumAge?: number | undefined;
+  schedule?: ScheduleParams | undefined;
+};
+
+/** `list`: direct fields with organization and program; `full`: fully nested; `minimal`: id and last_modified. */
+export type ServiceShape = 'list' | 'full' | 'minimal';
+
+const serviceSources: Record<ServiceShape, readonly string[]> = {
+  list: SERVICE_LIST_ITEM,
+  full: FULL_RECORD,
+  minimal: SERVICE_MINIMAL,
+};
+
+/** The filters shared by services and service-at-locations (both indices carry these fields). */
+export function serviceFilters(params: ServiceFilters) {
+  return presentFilters(
+    taxonomyTermFilter(params.taxonomyTermId),
+    taxonomyFilter(params.taxonomyId),
+    organizationFilter(params.organizationId),
+    modifiedAfterFilter(params.modifiedAfter),
+    ageFilters(params.minimumAge, params.maximumAge),
+    params.schedule ? scheduleFilter(params.schedule) : undefined,
+  );
+}
+
+export function buildServiceSearch(params: ServiceFilters, shape: ServiceShape): SearchRequest {
+  const text = textQuery(params.search, SERVICE_TEXT_FIELDS);
+  return {
+    index: 'services',
+    query: composeQuery(text, serviceFilters(params)),
+    // A harvest of ids has no use for alphabetical order; the id alone is the cheapest total order.
+    sort: sortOrder({ relevance: text !== undefined, byName: shape !== 'minimal' }),
+    source: serviceSources[shape],
+  };
+}
+
+/** The services of some organizations: fully nested, or the summary the organization schema requires. */
+export function buildOrganizationServicesSearch(
+  organizationIds: readonly string[],
+  full: boolean,
+): SearchRequest {
+  return {
+    index: 'services',
+    query: composeQuery(undefined, [organizationsFilter(organizationIds)]),
+    sort: sortOrder({ relevance: false }),
+    source: full ? FULL_RECORD : SERVICE_SUMMARY,
+  };
+}

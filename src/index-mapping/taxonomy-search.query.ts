@@ -1,0 +1,51 @@
+/**
+ * GET /taxonomies and GET /taxonomy_terms.
+ */
+import { F } from './fields.ts';
+import { parentFilter, presentFilters, taxonomyIdFilter, topLevelFilter } from './filters.query.ts';
+import { composeQuery, type SearchRequest, sortOrder } from './search.query.ts';
+import { FULL_RECORD } from './sources.query.ts';
+import { type TextFields, textQuery } from './text.query.ts';
+
+export const TAXONOMY_TEXT_FIELDS: TextFields = {
+  stemmed: [`${F.name}^4`, F.description],
+  fuzzy: [`${F.nameExact}^4`],
+  phrase: [`${F.nameExact}^4`, F.description],
+};
+
+/** Terms also match on their code ("BD-1800.2000" finds the term with that code). */
+export const TAXONOMY_TERM_TEXT_FIELDS: TextFields = { ...TAXONOMY_TEXT_FIELDS, keywords: [F.code] };
+
+export function buildTaxonomySearch(params: { search?: string | undefined }): SearchRequest {
+  const text = textQuery(params.search, TAXONOMY_TEXT_FIELDS);
+  return {
+    index: 'taxonomies',
+    query: composeQuery(text, []),
+    sort: sortOrder({ relevance: text !== undefined }),
+    source: FULL_RECORD,
+  };
+}
+
+export type TaxonomyTermFilters = {
+  search?: string | undefined;
+  taxonomyId?: string | undefined;
+  topOnly?: boolean | undefined;
+  parentId?: string | undefined;
+};
+
+export function buildTaxonomyTermSearch(params: TaxonomyTermFilters): SearchRequest {
+  const text = textQuery(params.search, TAXONOMY_TERM_TEXT_FIELDS);
+  return {
+    index: 'taxonomy_terms',
+    query: composeQuery(
+      text,
+      presentFilters(
+        taxonomyIdFilter(params.taxonomyId),
+        topLevelFilter(params.topOnly),
+        parentFilter(params.parentId),
+      ),
+    ),
+    sort: sortOrder({ relevance: text !== undefined }),
+    source: FULL_RECORD,
+  };
+}

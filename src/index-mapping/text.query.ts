@@ -1,0 +1,120 @@
+/**
+ * Full-text search that never fails on what people type. User text never reaches a query parser
+ * (no query_string, no simple_query_string operators): it is split here into words and quoted
+ * phrases, and each piece becomes a `match`-family query, which only analyses text.
+ *
+ * Ranking decisions:
+ * - Every word must match somewhere (for up to three words; 75% of them beyond, so a pasted
+ *   sentence still finds something), in any of the searchable fields: the words of "food bank
+ *   aberdeen" may sit in the service name, its organization's name and a taxonomy term.
+ * - A word matches on the stemmed fields (English: "counsellor" finds "counselling") or, on the
+ *   unstemmed name fields only, with one typo for words of five letters or more (`AUTO:5,100`).
+ *   Fuzzing descriptions or stems brings odd hits, so typos are forgiven in names only.
+ * - Name fields carry the highest boosts, so a name match ranks above a description match; the
+ *   whole input as a phrase in a name adds more, so an exact name comes first.
+ * - "Quoted phrases" must appear as phrases.
+ */
+import type { QueryDsl } from './search.query.ts';
+
+/** Long inputs are cut rather than refused: a search box must never answer an error. */
+export const MAX_SEARCH_CHARS = 500;
+export const MAX_SEARCH_WORDS = 16;
+export const MAX_SEARCH_PHRASES = 4;
+
+/** One edit for words of five letters or more, none below (Lucene's AUTO:low,high). */
+export const TYPO_FUZZINESS = 'AUTO:5,100';
+
+export type ParsedSearch = { words: string[]; phrases: string[] };
+
+export type TextFields = {
+  /** Stemmed fields with boosts (`name^4`): every word is looked for here. */
+  stemmed: readonly string[];
+  /** Unstemmed name fields where one typo is forgiven. */
+  fuzzy: readonly string[];
+  /** Fields where quoted phrases and the whole input as a phrase are looked for. */
+  phrase: readonly string[];
+  /** Keyword fields a word may equal exactly (a taxonomy term's code). */
+  keywords?: readonly string[];
+};
+
+// A word is worth a clause only if it holds a letter or a digit: "(", ":" or "-" analyse to nothing.
+const hasWordCharacter = /[\p{L}\p{N}]/u;
+
+/** Splits user text into words and "quoted phrases"; an unmatched quote is just a character. */
+export function parseSearch(input: string): ParsedSearch {
+  const text = input.slice(0, MAX_SEARCH_CHARS);
+  const phrases: string[] = [];
+  const rest = text.replace(/"([^"]*)"/g, (_, phrase: string) => {
+    const words = phrase.split(/\s+/).filter((w) => hasWordCharacter.test(w));
+    if (words.length > 0 && phrases.length < MAX_SEARCH_PHRASES) phrases.push(words.join(' '));
+    return ' ';
+  });
+  const words = rest
+    .replaceAll('"', ' ')
+    .split(/\s+/)
+    .filter((w) => hasWordCharacter.test(w))
+    .slice(0, MAX_SEARCH_WORDS);
+  return { words, phrases };
+}
+
+function wordQuery(word: string, fields: TextFields): QueryDsl {
+  return {
+    dis_max: {
+      queries: [
+        // A stop word ("the") analyses to nothing: it then matches everything rather than nothing.
+        {
+          multi_match: {
+            query: word,
+            fields: [...fields.stemmed],
+            type: 'best_fields',
+            operator: 'and',
+            zero_terms_query: 'all',
+          },
+        },
+        {
+          multi_match: {
+            query: word,
+            fields: [...fields.fuzzy],
+            type: 'best_fields',
+            operator: 'and',
+            fuzziness: TYPO_FUZZINESS,
+            prefix_length: 0,
+            max_expansions: 50,
+            // Below an exact hit on the same field: a typo is a weaker signal than the word itself.
+            boost: 0.6,
+          },
+        },
+        ...(fields.keywords ?? []).map((field) => ({ term: { [field]: { value: word } } })),
+      ],
+    },
+  };
+}
+
+function requiredWords(count: number): number | string {
+  return count <= 3 ? count : '75%';
+}
+
+/** The scored part of a search, or undefined when the input holds no word at all (match all). */
+export function textQuery(input: string | undefined, fields: TextFields): QueryDsl | undefined {
+  if (input === undefined) return undefined;
+  const { words, phrases } = parseSearch(input);
+  if (words.length === 0 && phrases.length === 0) return undefined;
+  const must: QueryDsl[] = phrases.map((phrase) => ({
+    multi_match: { query: phrase, fields: [...fields.phrase], type: 'phrase' },
+  }));
+  if (words.length > 0) {
+    must.push({
+      bool: {
+        should: words.map((word) => wordQuery(word, fields)),
+        minimum_should_match: requiredWords(words.length),
+      },
+    });
+  }
+  const whole = [...phrases, ...words].join(' ');
+  return {
+    bool: {
+      must,
+      should: [{ multi_match: { query: whole, fields: [...fields.phrase], type: 'phrase', boost: 2 } }],
+    },
+  };
+}
