@@ -1,0 +1,209 @@
+import { type Centroid, describeError, type Geocoder, GeocoderUnavailableError } from './geocoder.ts';
+import type { PostalCode } from './postal-code.ts';
+
+export const POSTCODES_IO_GEOCODER = 'postcodes-io';
+
+export type PostcodesIoGeocoderOptions = {
+  /** e.g. https://api.postcodes.io or http://host/pc-api for a self-hosted instance behind a prefix. */
+  baseUrl: string;
+  /** Per attempt, covering the response body too. */
+  timeoutMs?: number;
+  /** Extra attempts after the first, on network errors, timeouts, 429 and 5xx. */
+  retries?: number;
+  /** First backoff delay; doubles on each retry. */
+  retryDelayMs?: number;
+  /** Answer an unknown full postcode with its outcode centroid when the outcode exists. */
+  outcodeFallback?: boolean;
+  fetch?: typeof fetch;
+  name?: string;
+};
+
+// postcodes.io refuses bulk requests of more than 100 postcodes.
+const BULK_LIMIT = 100;
+const OUTCODE_CONCURRENCY = 4;
+
+type LatLon = { lat: number; lon: number };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * postcodes.io answers postcodes it knows but cannot place (some Channel Islands and non-geographic
+ * codes) with null coordinates: that is "no centroid", not an error.
+ */
+function readLatLon(result: unknown): LatLon | null {
+  if (!isRecord(result)) return null;
+  const { latitude, longitude } = result;
+  if (typeof latitude !== 'number' || typeof longitude !== 'number') return null;
+  if (!Number.isFinite(latitude) || !Number.isFinite(longitude)) return null;
+  return { lat: latitude, lon: longitude };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * A client for the documented postcodes.io API: GET /postcodes/{postcode}, POST /postcodes (bulk)
+ * and GET /outcodes/{outcode}. 404 means unknown. Anything else that is not a 200 with the expected
+ * body, after retries, is GeocoderUnavailableError.
+ */
+export function createPostcodesIoGeocoder(options: PostcodesIoGeocoderOptions): Geocoder {
+  const name = options.name ?? POSTCODES_IO_GEOCODER;
+  const timeoutMs = options.timeoutMs ?? 2000;
+  const retries = options.retries ?? 2;
+  const retryDelayMs = options.retryDelayMs ?? 100;
+  const outcodeFallback = options.outcodeFallback ?? true;
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+
+  let base: URL;
+  try {
+    // A trailing slash makes relative paths extend the prefix instead of replacing its last segment.
+    base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
+  } catch {
+    throw new TypeError(`postcodes.io base URL is not a URL: "${options.baseUrl}"`);
+  }
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') {
+    throw new TypeError(`postcodes.io base URL must be http or https: "${options.baseUrl}"`);
+  }
+
+  /** Resolves the parsed body of a 200, or null for a 404. */
+  async function request(path: string, body?: unknown): Promise<unknown> {
+    const url = new URL(path, base);
+    const attempts = retries + 1;
+    let lastProblem = '';
+    for (let attempt = 0; attempt < attempts; attempt++) {
+      if (attempt > 0) await sleep(retryDelayMs * 2 ** (attempt - 1));
+      let response: Response;
+      try {
+        response = await fetchImpl(url, {
+          method: body === undefined ? 'GET' : 'POST',
+          headers:
+            body === undefined
+              ? { accept: 'application/json' }
+              : { accept: 'application/json', 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        if (response.status === 404) {
+          await response.body?.cancel();
+          return null;
+        }
+        if (response.status === 200) return await response.json();
+      } catch (error) {
+        lastProblem =
+          error instanceof Error && error.name === 'TimeoutError'
+            ? `no answer within ${timeoutMs} ms`
+            : error instanceof SyntaxError
+              ? `unreadable reply (${error.message})`
+              : describeError(error);
+        continue;
+      }
+      await response.body?.cancel();
+      lastProblem = `HTTP ${response.status}`;
+      // A 4xx other than 404 and 429 will not change on retry (bad prefix, auth proxy, limits).
+      if (response.status < 500 && response.status !== 429) break;
+    }
+    throw new GeocoderUnavailableError(name, `${url.pathname}: ${lastProblem}`);
+  }
+
+  function resultOf(reply: unknown, path: string): unknown {
+    if (reply === null) return null;
+    if (!isRecord(reply) || !('result' in reply)) {
+      throw new GeocoderUnavailableError(name, `${path}: reply has no "result"`);
+    }
+    return reply.result;
+  }
+
+  function centroid(
+    code: PostalCode,
+    at: LatLon,
+    matched: string,
+    precision: Centroid['precision'],
+  ): Centroid {
+    return { lat: at.lat, lon: at.lon, query: code.normalised, matched, precision, source: name };
+  }
+
+  async function lookupOutcode(outcode: string): Promise<LatLon | null> {
+    const path = `outcodes/${encodeURIComponent(outcode)}`;
+    return readLatLon(resultOf(await request(path), path));
+  }
+
+  async function lookupPostcode(postcode: string): Promise<LatLon | null> {
+    const path = `postcodes/${encodeURIComponent(postcode)}`;
+    return readLatLon(resultOf(await request(path), path));
+  }
+
+  async function withOutcodeFallback(code: PostalCode, found: LatLon | null): Promise<Centroid | null> {
+    if (found) return centroid(code, found, code.normalised, 'postcode');
+    if (!outcodeFallback || !code.outcode) return null;
+    const area = await lookupOutcode(code.outcode);
+    return area ? centroid(code, area, code.outcode, 'outcode') : null;
+  }
+
+  async function geocode(code: PostalCode): Promise<Centroid | null> {
+    if (code.kind === 'us-zip' || !code.outcode) return null;
+    if (code.kind === 'uk-outcode') {
+      const area = await lookupOutcode(code.outcode);
+      return area ? centroid(code, area, code.outcode, 'outcode') : null;
+    }
+    return withOutcodeFallback(code, await lookupPostcode(code.normalised));
+  }
+
+  async function bulkPostcodes(postcodes: readonly string[]): Promise<Map<string, LatLon | null>> {
+    const found = new Map<string, LatLon | null>();
+    for (let start = 0; start < postcodes.length; start += BULK_LIMIT) {
+      const chunk = postcodes.slice(start, start + BULK_LIMIT);
+      const result = resultOf(await request('postcodes', { postcodes: chunk }), 'postcodes');
+      if (!Array.isArray(result) || result.length !== chunk.length) {
+        throw new GeocoderUnavailableError(name, 'bulk reply does not match the request');
+      }
+      // Replies come in request order; `query` echoes the input as sent.
+      chunk.forEach((postcode, index) => {
+        const item: unknown = result[index];
+        found.set(postcode, isRecord(item) ? readLatLon(item.result) : null);
+      });
+    }
+    return found;
+  }
+
+  async function geocodeMany(codes: readonly PostalCode[]): Promise<Map<string, Centroid | null>> {
+    const results = new Map<string, Centroid | null>();
+    const uk = codes.filter((c) => c.kind !== 'us-zip' && c.outcode);
+    for (const code of codes) if (!uk.includes(code)) results.set(code.normalised, null);
+
+    const full = [...new Set(uk.filter((c) => c.kind === 'uk-postcode').map((c) => c.normalised))];
+    const places = await bulkPostcodes(full);
+
+    const outcodesNeeded = new Set<string>();
+    for (const code of uk) {
+      const place = places.get(code.normalised);
+      if (code.kind === 'uk-postcode' && place) {
+        results.set(code.normalised, centroid(code, place, code.normalised, 'postcode'));
+      } else if (code.kind === 'uk-outcode' || outcodeFallback) {
+        outcodesNeeded.add(code.outcode!);
+      }
+    }
+
+    // postcodes.io has no bulk outcode endpoint; a batch shares one request per distinct outcode.
+    const outcodes = [...outcodesNeeded];
+    const areas = new Map<string, LatLon | null>();
+    for (let start = 0; start < outcodes.length; start += OUTCODE_CONCURRENCY) {
+      const slice = outcodes.slice(start, start + OUTCODE_CONCURRENCY);
+      const answers = await Promise.all(slice.map(lookupOutcode));
+      slice.forEach((outcode, index) => {
+        areas.set(outcode, answers[index] ?? null);
+      });
+    }
+
+    for (const code of uk) {
+      if (results.get(code.normalised)) continue;
+      const area = areas.get(code.outcode!);
+      results.set(code.normalised, area ? centroid(code, area, code.outcode!, 'outcode') : null);
+    }
+    return results;
+  }
+
+  return { name, geocode, geocodeMany };
+}
