@@ -81,18 +81,18 @@ export const dateTimeParam = (description: string) =>
     .transform((value) => new Date(value.trim()).toISOString())
     .openapi({ type: 'string', format: 'date-time', description, example: '2024-01-31T09:00:00Z' });
 
-const stringParam = (description: string, max = 1000) =>
-  z
-    .string({ error: 'must be a string' })
-    .max(max, { error: `must be at most ${max} characters` })
-    .openapi({ description });
+const stringParam = (description: string, max?: number) =>
+  (max === undefined
+    ? z.string({ error: 'must be a string' })
+    : z.string({ error: 'must be a string' }).max(max, { error: `must be at most ${max} characters` })
+  ).openapi({ description });
 
 // Descriptions follow the specification's parameters (schema/openapi.json components), corrected
 // where they are wrong (`minimal` speaks of `modified_date`; the field is `last_modified`).
 export const param = {
   search: () =>
     stringParam(
-      'Full text search. Words match names (service, organization, taxonomy terms) and descriptions, with English stemming and one typo forgiven in names for words of five letters or more; "quoted phrases" must match as phrases. Any text is accepted.',
+      'Full text search. Words match names (service, organization, taxonomy terms) and descriptions, with English stemming and one typo forgiven in names for words of five letters or more; "quoted phrases" must match as phrases. Any text is accepted (beyond 500 characters it is cut).',
     ),
   page: () =>
     integerParam(

@@ -79,7 +79,7 @@ export function registerListEndpoint<Params extends z.ZodObject>(
   // Handlers answer plain Responses (streams, pre-built pages): responses are validated by the
   // tests against the official schemas, not at run time on the hot path.
   type Valid = (target: 'query' | 'json' | 'form') => z.output<Params> | undefined;
-  const validOf = (c: Context<AppEnv>) => c.req.valid as unknown as Valid;
+  const validOf = (c: Context<AppEnv>) => c.req.valid.bind(c.req) as unknown as Valid;
   app.openapi(getRoute, ((c: Context<AppEnv>) =>
     endpoint.handle(c, validOf(c)('query') as z.output<Params>)) as never);
   app.openapi(postRoute, ((c: Context<AppEnv>) => {

@@ -47,7 +47,7 @@ export function registerRecordEndpoint<Query extends z.ZodObject>(
   });
   type Valid = (target: 'param' | 'query') => { id: string } & z.output<Query>;
   app.openapi(route, ((c: Context<AppEnv>) => {
-    const valid = c.req.valid as unknown as Valid;
+    const valid = c.req.valid.bind(c.req) as unknown as Valid;
     return endpoint.handle(c, valid('param').id, (endpoint.query ? valid('query') : {}) as z.output<Query>);
   }) as never);
 }

@@ -11,6 +11,7 @@ export const ORGANIZATION_TEXT_FIELDS: TextFields = {
   stemmed: [`${F.name}^4`, `${F.alternateName}^2`, F.description],
   fuzzy: [`${F.nameExact}^4`],
   phrase: [`${F.nameExact}^4`, `${F.alternateName}^2`, F.description],
+  names: [`${F.nameExact}^4`, `${F.alternateName}^2`],
 };
 
 export type OrganizationFilters = {

@@ -34,6 +34,7 @@ export const SERVICE_TEXT_FIELDS: TextFields = {
     `${F.taxonomyTermNamesExact}^2`,
     F.description,
   ],
+  names: [`${F.nameExact}^4`, `${F.alternateName}^2`, `${F.organizationNameExact}^2`],
 };
 
 export type ServiceFilters = {

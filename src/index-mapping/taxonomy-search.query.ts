@@ -11,6 +11,7 @@ export const TAXONOMY_TEXT_FIELDS: TextFields = {
   stemmed: [`${F.name}^4`, F.description],
   fuzzy: [`${F.nameExact}^4`],
   phrase: [`${F.nameExact}^4`, F.description],
+  names: [`${F.nameExact}^4`],
 };
 
 /** Terms also match on their code ("BD-1800.2000" finds the term with that code). */

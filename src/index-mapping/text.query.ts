@@ -24,15 +24,22 @@ export const MAX_SEARCH_PHRASES = 4;
 /** One edit for words of five letters or more, none below (Lucene's AUTO:low,high). */
 export const TYPO_FUZZINESS = 'AUTO:5,100';
 
-export type ParsedSearch = { words: string[]; phrases: string[] };
+export type ParsedSearch = {
+  words: string[];
+  phrases: string[];
+  /** Every word of the input, quoted or not, in order. */
+  text: string;
+};
 
 export type TextFields = {
   /** Stemmed fields with boosts (`name^4`): every word is looked for here. */
   stemmed: readonly string[];
   /** Unstemmed name fields where one typo is forgiven. */
   fuzzy: readonly string[];
-  /** Fields where quoted phrases and the whole input as a phrase are looked for. */
+  /** Fields where quoted phrases are looked for. */
   phrase: readonly string[];
+  /** Name fields where the whole input as a phrase ranks a result first. */
+  names: readonly string[];
   /** Keyword fields a word may equal exactly (a taxonomy term's code). */
   keywords?: readonly string[];
 };
@@ -54,7 +61,12 @@ export function parseSearch(input: string): ParsedSearch {
     .split(/\s+/)
     .filter((w) => hasWordCharacter.test(w))
     .slice(0, MAX_SEARCH_WORDS);
-  return { words, phrases };
+  const all = text
+    .replaceAll('"', ' ')
+    .split(/\s+/)
+    .filter((w) => hasWordCharacter.test(w))
+    .slice(0, MAX_SEARCH_WORDS * 2);
+  return { words, phrases, text: all.join(' ') };
 }
 
 function wordQuery(word: string, fields: TextFields): QueryDsl {
@@ -97,7 +109,7 @@ function requiredWords(count: number): number | string {
 /** The scored part of a search, or undefined when the input holds no word at all (match all). */
 export function textQuery(input: string | undefined, fields: TextFields): QueryDsl | undefined {
   if (input === undefined) return undefined;
-  const { words, phrases } = parseSearch(input);
+  const { words, phrases, text } = parseSearch(input);
   if (words.length === 0 && phrases.length === 0) return undefined;
   const must: QueryDsl[] = phrases.map((phrase) => ({
     multi_match: { query: phrase, fields: [...fields.phrase], type: 'phrase' },
@@ -110,11 +122,10 @@ export function textQuery(input: string | undefined, fields: TextFields): QueryD
       },
     });
   }
-  const whole = [...phrases, ...words].join(' ');
   return {
     bool: {
       must,
-      should: [{ multi_match: { query: whole, fields: [...fields.phrase], type: 'phrase', boost: 2 } }],
+      should: [{ multi_match: { query: text, fields: [...fields.names], type: 'phrase', boost: 2 } }],
     },
   };
 }

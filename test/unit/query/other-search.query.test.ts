@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import { geoFilter } from '../../../src/index-mapping/geo.query.ts';
+import { buildOrganizationSearch } from '../../../src/index-mapping/organization-search.query.ts';
+import { pageWindow } from '../../../src/index-mapping/search.query.ts';
+import { buildServiceAtLocationSearch } from '../../../src/index-mapping/service-at-location-search.query.ts';
+import {
+  buildTaxonomySearch,
+  buildTaxonomyTermSearch,
+} from '../../../src/index-mapping/taxonomy-search.query.ts';
+
+const id = 'aaaaaaaa-0000-4000-8000-000000000001';
+
+describe('buildTaxonomyTermSearch', () => {
+  it('reads top_only as "no parent" and combines it with the taxonomy and parent filters', () => {
+    expect(
+      buildTaxonomyTermSearch({ taxonomyId: id, topOnly: true, parentId: id }).query,
+    ).toMatchInlineSnapshot(`
+      {
+        "bool": {
+          "filter": [
+            {
+              "term": {
+                "taxonomy_id": "aaaaaaaa-0000-4000-8000-000000000001",
+              },
+            },
+            {
+              "bool": {
+                "must_not": [
+                  {
+                    "exists": {
+                      "field": "parent_id",
+                    },
+                  },
+                ],
+              },
+            },
+            {
+              "term": {
+                "parent_id": "aaaaaaaa-0000-4000-8000-000000000001",
+              },
+            },
+          ],
+        },
+      }
+    `);
+  });
+
+  it('ignores top_only=false', () => {
+    expect(buildTaxonomyTermSearch({ topOnly: false }).query).toEqual({ match_all: {} });
+  });
+
+  it('lets a word equal a term code', () => {
+    expect(JSON.stringify(buildTaxonomyTermSearch({ search: 'BD-1800' }).query)).toContain(
+      '{"term":{"code":{"value":"BD-1800"}}}',
+    );
+  });
+});
+
+describe('buildTaxonomySearch', () => {
+  it('serves full records', () => {
+    expect(buildTaxonomySearch({}).source).toEqual(['record']);
+  });
+});
+
+describe('buildOrganizationSearch', () => {
+  it('filters organizations by taxonomy and fetches direct fields for list items', () => {
+    const request = buildOrganizationSearch({ taxonomyTermId: id }, 'list');
+    expect(request.query).toEqual({ bool: { filter: [{ term: { taxonomy_term_ids: id } }] } });
+    expect(request.source).toContain('record.name');
+    expect(request.source).not.toContain('record');
+  });
+});
+
+describe('geoFilter', () => {
+  it('keeps results covering the point or without coverage, within the distance, nearest first', () => {
+    expect(geoFilter({ point: { lat: 57.14, lon: -2.1 }, proximityMetres: 2000 })).toMatchInlineSnapshot(`
+      {
+        "filters": [
+          {
+            "bool": {
+              "minimum_should_match": 1,
+              "should": [
+                {
+                  "geo_shape": {
+                    "coverage": {
+                      "relation": "intersects",
+                      "shape": {
+                        "coordinates": [
+                          -2.1,
+                          57.14,
+                        ],
+                        "type": "point",
+                      },
+                    },
+                  },
+                },
+                {
+                  "bool": {
+                    "must_not": [
+                      {
+                        "term": {
+                          "has_coverage": true,
+                        },
+                      },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+          {
+            "geo_distance": {
+              "distance": "2000m",
+              "location_point": {
+                "lat": 57.14,
+                "lon": -2.1,
+              },
+            },
+          },
+        ],
+        "sort": [
+          {
+            "_geo_distance": {
+              "ignore_unmapped": true,
+              "location_point": {
+                "lat": 57.14,
+                "lon": -2.1,
+              },
+              "order": "asc",
+              "unit": "m",
+            },
+          },
+        ],
+      }
+    `);
+  });
+
+  it('adds nothing without a point', () => {
+    expect(geoFilter(undefined)).toEqual({ filters: [], sort: [] });
+  });
+
+  it('puts the distance first in the service_at_locations order', () => {
+    const request = buildServiceAtLocationSearch({ geo: { point: { lat: 57.14, lon: -2.1 } } }, 'list');
+    expect(Object.keys(request.sort[0] ?? {})).toEqual(['_geo_distance']);
+    expect(request.sort.at(-1)).toEqual({ id: { order: 'asc' } });
+  });
+});
+
+describe('pageWindow', () => {
+  it('turns a page number into an offset', () => {
+    expect(pageWindow(1, 50)).toEqual({ from: 0, size: 50 });
+    expect(pageWindow(3, 20)).toEqual({ from: 40, size: 20 });
+  });
+});

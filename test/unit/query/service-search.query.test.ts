@@ -1,0 +1,194 @@
+import { describe, expect, it } from 'vitest';
+import {
+  buildOrganizationServicesSearch,
+  buildServiceSearch,
+} from '../../../src/index-mapping/service-search.query.ts';
+import { SERVICE_LIST_ITEM } from '../../../src/index-mapping/sources.query.ts';
+
+const term = 'aaaaaaaa-0000-4000-8000-000000000001';
+const taxonomy = 'aaaaaaaa-0000-4000-8000-000000000002';
+const organization = 'aaaaaaaa-0000-4000-8000-000000000003';
+
+describe('buildServiceSearch', () => {
+  it('lists everything alphabetically when nothing is asked', () => {
+    const request = buildServiceSearch({}, 'list');
+    expect({ query: request.query, sort: request.sort }).toMatchInlineSnapshot(`
+      {
+        "query": {
+          "match_all": {},
+        },
+        "sort": [
+          {
+            "name.sort": {
+              "missing": "_last",
+              "order": "asc",
+            },
+          },
+          {
+            "id": {
+              "order": "asc",
+            },
+          },
+        ],
+      }
+    `);
+  });
+
+  it('combines every filter with AND, as unscored filters', () => {
+    const request = buildServiceSearch(
+      {
+        taxonomyTermId: term,
+        taxonomyId: taxonomy,
+        organizationId: organization,
+        modifiedAfter: '2024-01-01T00:00:00.000Z',
+        minimumAge: 5,
+        maximumAge: 18,
+        schedule: { day: 'MO', startTime: '09:00', endTime: '17:00' },
+      },
+      'full',
+    );
+    expect(request.query).toMatchInlineSnapshot(`
+      {
+        "bool": {
+          "filter": [
+            {
+              "term": {
+                "taxonomy_term_ids": "aaaaaaaa-0000-4000-8000-000000000001",
+              },
+            },
+            {
+              "term": {
+                "taxonomy_ids": "aaaaaaaa-0000-4000-8000-000000000002",
+              },
+            },
+            {
+              "term": {
+                "organization_id": "aaaaaaaa-0000-4000-8000-000000000003",
+              },
+            },
+            {
+              "range": {
+                "last_modified": {
+                  "gte": "2024-01-01T00:00:00.000Z",
+                },
+              },
+            },
+            {
+              "range": {
+                "minimum_age": {
+                  "gte": 5,
+                },
+              },
+            },
+            {
+              "range": {
+                "maximum_age": {
+                  "lte": 18,
+                },
+              },
+            },
+            {
+              "nested": {
+                "path": "schedules",
+                "query": {
+                  "bool": {
+                    "filter": [
+                      {
+                        "term": {
+                          "schedules.byday": "MO",
+                        },
+                      },
+                      {
+                        "range": {
+                          "schedules.opens_at": {
+                            "gte": "09:00",
+                          },
+                        },
+                      },
+                      {
+                        "range": {
+                          "schedules.closes_at": {
+                            "lte": "17:00",
+                          },
+                        },
+                      },
+                    ],
+                  },
+                },
+              },
+            },
+          ],
+        },
+      }
+    `);
+    expect(request.source).toEqual(['record']);
+  });
+
+  it('ranks by relevance when searching, then name, then id', () => {
+    expect(buildServiceSearch({ search: 'food' }, 'list').sort).toMatchInlineSnapshot(`
+      [
+        {
+          "_score": {
+            "order": "desc",
+          },
+        },
+        {
+          "name.sort": {
+            "missing": "_last",
+            "order": "asc",
+          },
+        },
+        {
+          "id": {
+            "order": "asc",
+          },
+        },
+      ]
+    `);
+  });
+
+  it('fetches only direct fields, organization and program for list items', () => {
+    const source = buildServiceSearch({}, 'list').source;
+    expect(source).toBe(SERVICE_LIST_ITEM);
+    expect(source).toContain('record.name');
+    expect(source).toContain('record.organization.name');
+    expect(source).toContain('record.program.name');
+    expect(
+      source.some(
+        (path) => path.startsWith('record.phones') || path.startsWith('record.organization.phones'),
+      ),
+    ).toBe(false);
+  });
+
+  it('asks only for id and last_modified, ordered by id, for minimal', () => {
+    const request = buildServiceSearch({ modifiedAfter: '2024-01-01T00:00:00.000Z' }, 'minimal');
+    expect(request.source).toEqual(['record.id', 'record.last_modified']);
+    expect(request.sort).toEqual([{ id: { order: 'asc' } }]);
+  });
+
+  it('leaves out a schedule filter with no condition', () => {
+    expect(buildServiceSearch({ schedule: {} }, 'list').query).toEqual({ match_all: {} });
+  });
+});
+
+describe('buildOrganizationServicesSearch', () => {
+  it('finds the services of a page of organizations', () => {
+    const request = buildOrganizationServicesSearch([organization], false);
+    expect(request.query).toMatchInlineSnapshot(`
+      {
+        "bool": {
+          "filter": [
+            {
+              "terms": {
+                "organization_id": [
+                  "aaaaaaaa-0000-4000-8000-000000000003",
+                ],
+              },
+            },
+          ],
+        },
+      }
+    `);
+    expect(request.source).toEqual(['record.id', 'record.name', 'record.status', 'record.organization_id']);
+  });
+});

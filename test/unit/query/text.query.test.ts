@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { SERVICE_TEXT_FIELDS } from '../../../src/index-mapping/service-search.query.ts';
+import { MAX_SEARCH_WORDS, parseSearch, textQuery } from '../../../src/index-mapping/text.query.ts';
+
+describe('parseSearch', () => {
+  it('splits words and quoted phrases', () => {
+    expect(parseSearch('food "bank of scotland" aberdeen')).toEqual({
+      text: 'food bank of scotland aberdeen',
+      words: ['food', 'aberdeen'],
+      phrases: ['bank of scotland'],
+    });
+  });
+
+  it('treats an unmatched quote, operators and brackets as plain characters', () => {
+    expect(parseSearch('"food AND (bank: OR -x')).toMatchObject({
+      words: ['food', 'AND', '(bank:', 'OR', '-x'],
+      phrases: [],
+    });
+    expect(parseSearch('( ) : - " "" ***')).toEqual({ words: [], phrases: [], text: '' });
+  });
+
+  it('bounds long input instead of refusing it', () => {
+    const parsed = parseSearch(Array.from({ length: 200 }, (_, i) => `w${i}`).join(' '));
+    expect(parsed.words).toHaveLength(MAX_SEARCH_WORDS);
+    expect(parseSearch('x'.repeat(100_000)).words[0]).toHaveLength(500);
+  });
+});
+
+describe('textQuery', () => {
+  it('is absent without words, so the search matches everything', () => {
+    expect(textQuery(undefined, SERVICE_TEXT_FIELDS)).toBeUndefined();
+    expect(textQuery('  :: ', SERVICE_TEXT_FIELDS)).toBeUndefined();
+  });
+
+  it('requires each word (stemmed, or one typo in names) and each quoted phrase; boosts the whole input as a name phrase', () => {
+    expect(textQuery('counselling "young people"', SERVICE_TEXT_FIELDS)).toMatchInlineSnapshot(`
+      {
+        "bool": {
+          "must": [
+            {
+              "multi_match": {
+                "fields": [
+                  "name.exact^4",
+                  "alternate_name^2",
+                  "organization_name.exact^2",
+                  "taxonomy_term_names.exact^2",
+                  "description",
+                ],
+                "query": "young people",
+                "type": "phrase",
+              },
+            },
+            {
+              "bool": {
+                "minimum_should_match": 1,
+                "should": [
+                  {
+                    "dis_max": {
+                      "queries": [
+                        {
+                          "multi_match": {
+                            "fields": [
+                              "name^4",
+                              "alternate_name^2",
+                              "organization_name^2",
+                              "taxonomy_term_names^2",
+                              "description",
+                            ],
+                            "operator": "and",
+                            "query": "counselling",
+                            "type": "best_fields",
+                            "zero_terms_query": "all",
+                          },
+                        },
+                        {
+                          "multi_match": {
+                            "boost": 0.6,
+                            "fields": [
+                              "name.exact^4",
+                              "organization_name.exact^2",
+                              "taxonomy_term_names.exact^2",
+                            ],
+                            "fuzziness": "AUTO:5,100",
+                            "max_expansions": 50,
+                            "operator": "and",
+                            "prefix_length": 0,
+                            "query": "counselling",
+                            "type": "best_fields",
+                          },
+                        },
+                      ],
+                    },
+                  },
+                ],
+              },
+            },
+          ],
+          "should": [
+            {
+              "multi_match": {
+                "boost": 2,
+                "fields": [
+                  "name.exact^4",
+                  "alternate_name^2",
+                  "organization_name.exact^2",
+                ],
+                "query": "counselling young people",
+                "type": "phrase",
+              },
+            },
+          ],
+        },
+      }
+    `);
+  });
+
+  it('requires 75% of the words beyond three', () => {
+    const query = textQuery('food bank near the harbour', SERVICE_TEXT_FIELDS) as {
+      bool: { must: { bool: { minimum_should_match: unknown; should: unknown[] } }[] };
+    };
+    expect(query.bool.must[0]?.bool.minimum_should_match).toBe('75%');
+    expect(query.bool.must[0]?.bool.should).toHaveLength(5);
+  });
+});
