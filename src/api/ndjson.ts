@@ -38,12 +38,15 @@ async function streamResponse(
   const total = first.done ? 0 : first.value.total;
   let head = encoder.head?.(total) ?? '';
   let wroteRecords = false;
+  // The client may go away while a batch is on its way: the late batch is then dropped quietly.
+  let cancelled = false;
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         try {
           const next = first ?? (await batches.next());
           first = undefined;
+          if (cancelled) return;
           if (next.done) {
             const text = head + (encoder.tail?.() ?? '');
             if (text) controller.enqueue(utf8.encode(text));
@@ -56,12 +59,14 @@ async function streamResponse(
           if (records.length > 0) wroteRecords = true;
           if (text) controller.enqueue(utf8.encode(text));
         } catch (error) {
+          if (cancelled) return;
           logger.error({ err: error }, 'stream failed part-way; the response is cut short');
           controller.error(error);
           await batches.return(undefined).catch(() => {});
         }
       },
       async cancel() {
+        cancelled = true;
         await batches.return(undefined);
       },
     },

@@ -1,0 +1,141 @@
+/**
+ * Search that people find good, proved against the real analyzers: names rank above descriptions,
+ * English stemming, one typo forgiven in longer words, organization and taxonomy term names,
+ * quoted phrases; and round trips on synthetic data (a service found by its own name, its
+ * taxonomy term and its organization).
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServiceFull } from '../../src/hsds/index.ts';
+import { generateDataset } from '../../src/ingest/synthetic/generate.ts';
+import { allPages, getPage } from '../support/api-requests.ts';
+import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
+import { seedReadIndices } from '../support/seed.ts';
+
+const engine = createTestEngine('api-search');
+const app = createTestApp(engine);
+
+const taxonomy = { id: randomUUID(), name: 'Needs', description: 'What people need.' };
+const term = (name: string) => ({ id: randomUUID(), name, description: name, taxonomy_id: taxonomy.id });
+const mentalHealth = term('Mental health support');
+
+function service(
+  name: string,
+  description: string,
+  organization: string,
+  terms: ReturnType<typeof term>[] = [],
+) {
+  const organizationId = randomUUID();
+  return {
+    id: randomUUID(),
+    name,
+    description,
+    status: 'active',
+    organization_id: organizationId,
+    organization: { id: organizationId, name: organization, description: `${organization}.` },
+    attributes: terms.map((t) => ({ id: randomUUID(), taxonomy_term_id: t.id, taxonomy_term: t })),
+  } as ServiceFull;
+}
+
+const fixtures = {
+  foodBankByName: service('Food Bank', 'Emergency parcels for people in crisis.', 'Torry Community Trust'),
+  foodBankInDescription: service(
+    'Community Larder',
+    'A pantry that works like a food bank for local families.',
+    'Seaton Neighbours',
+  ),
+  parenting: service('Parenting Support Group', 'Weekly group for mums and dads.', 'Family Matters'),
+  debt: service(
+    'Debt Advice Centre',
+    'Help with benefits, budgeting and money worries.',
+    'Citizens Help Point',
+  ),
+  cafe: service('Drop-in Cafe', 'Hot drinks and company.', 'Aberdeen Salvation Army'),
+  wellbeing: service('Listening Ear', 'Someone to talk to.', 'Calm Minds', [mentalHealth]),
+  youngCarers: service('Young Carers Project', 'Breaks and support for young carers.', 'Carers Centre'),
+  carersYoung: service('Carers Forum', 'For carers, young and old, to meet.', 'Carers Voice'),
+};
+
+const synthetic = [...generateDataset({ services: 60, seed: 'api-search' }).services()] as ServiceFull[];
+
+beforeAll(async () => {
+  await seedReadIndices(engine, {
+    services: [...Object.values(fixtures), ...synthetic],
+    taxonomies: [taxonomy],
+    taxonomyTerms: [mentalHealth],
+  });
+});
+afterAll(() => dropTestIndices(engine));
+
+async function searchIds(search: string, path = '/services'): Promise<string[]> {
+  const page = await getPage(app, `${path}?search=${encodeURIComponent(search)}&per_page=100`, null);
+  return page.contents.map((s) => s.id as string);
+}
+
+describe('search', () => {
+  it('ranks a name match above a description match', async () => {
+    const ids = await searchIds('food bank');
+    expect(ids[0]).toBe(fixtures.foodBankByName.id);
+    expect(ids).toContain(fixtures.foodBankInDescription.id);
+    expect(ids.indexOf(fixtures.foodBankByName.id)).toBeLessThan(
+      ids.indexOf(fixtures.foodBankInDescription.id),
+    );
+  });
+
+  it('stems English words', async () => {
+    expect(await searchIds('parents')).toContain(fixtures.parenting.id);
+    expect(await searchIds('budget')).toContain(fixtures.debt.id);
+  });
+
+  it('forgives one typo in words of five letters or more, in names', async () => {
+    expect((await searchIds('advise'))[0]).toBe(fixtures.debt.id);
+    expect((await searchIds('parentting'))[0]).toBe(fixtures.parenting.id);
+    expect(await searchIds('salvaton')).toContain(fixtures.cafe.id);
+    // Four letters: no typo allowed, so "debd" does not become "debt".
+    expect(await searchIds('debd')).not.toContain(fixtures.debt.id);
+  });
+
+  it('finds services by their organization name and their taxonomy terms', async () => {
+    expect(await searchIds('salvation army')).toEqual([fixtures.cafe.id]);
+    expect((await searchIds('mental health'))[0]).toBe(fixtures.wellbeing.id);
+  });
+
+  it('requires quoted phrases as phrases', async () => {
+    const phrase = await searchIds('"young carers"');
+    expect(phrase).toContain(fixtures.youngCarers.id);
+    expect(phrase).not.toContain(fixtures.carersYoung.id);
+    const words = await searchIds('young carers');
+    expect(words).toEqual(expect.arrayContaining([fixtures.youngCarers.id, fixtures.carersYoung.id]));
+    expect(words[0]).toBe(fixtures.youngCarers.id);
+  });
+
+  it('searches service_at_locations, organizations and taxonomy terms too', async () => {
+    const sal = synthetic.find((s) => (s.service_at_locations ?? []).length > 0)!;
+    const salIds = await searchIds(sal.name, '/service_at_locations');
+    expect(salIds).toContain(sal.service_at_locations![0]!.id);
+    expect(await searchIds('salvaton army', '/organizations')).toEqual([fixtures.cafe.organization!.id]);
+    expect(await searchIds('mental helth', '/taxonomy_terms')).toEqual([mentalHealth.id]);
+  });
+});
+
+describe('round trips', () => {
+  const unique = synthetic.filter((s) => synthetic.filter((o) => o.name === s.name).length === 1).slice(0, 8);
+
+  it('find a service first by its own name', async () => {
+    for (const s of unique)
+      expect({ name: s.name, first: (await searchIds(s.name))[0] }).toEqual({ name: s.name, first: s.id });
+  });
+
+  it('find a service by its taxonomy term and by its organization', async () => {
+    for (const s of unique.slice(0, 4)) {
+      const termId = s.attributes?.[0]?.taxonomy_term_id ?? s.attributes?.[0]?.taxonomy_term?.id;
+      expect(termId).toBeDefined();
+      const byTerm = await allPages(app, `/services?taxonomy_term_id=${termId}`, 100, null);
+      expect(byTerm.items.map((i) => i.id)).toContain(s.id);
+      const byOrganization = await allPages(app, `/services?organization_id=${s.organization_id}`, 100, null);
+      expect(byOrganization.items.map((i) => i.id)).toContain(s.id);
+      const termName = s.attributes?.[0]?.taxonomy_term?.name;
+      if (termName) expect(await searchIds(`${termName} ${s.organization?.name}`)).toContain(s.id);
+    }
+  });
+});

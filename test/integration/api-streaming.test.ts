@@ -1,0 +1,117 @@
+/**
+ * Beyond the engine's result window (10,000 hits) and streams: deep pages are served, and equal
+ * the same slice of the NDJSON stream; a client that disconnects mid-stream ends it and the point
+ * in time is released.
+ */
+import { type AddressInfo, createServer } from 'node:net';
+import { serve } from '@hono/node-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateDataset } from '../../src/ingest/synthetic/generate.ts';
+import { getNdjson, getPage, type JsonObject } from '../support/api-requests.ts';
+import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
+import { seedReadIndices } from '../support/seed.ts';
+
+const SERVICES = 10_120;
+const engine = createTestEngine('api-streaming');
+const app = createTestApp(engine);
+const dataset = generateDataset({ services: SERVICES, seed: 'api-streaming' });
+let stream: JsonObject[] = [];
+
+beforeAll(async () => {
+  await seedReadIndices(engine, { services: dataset.services(), taxonomies: dataset.taxonomies });
+  stream = await getNdjson(app, '/services?format=ndjson');
+}, 300_000);
+afterAll(() => dropTestIndices(engine));
+
+const ids = (items: JsonObject[]) => items.map((i) => i.id);
+
+describe('pages past the result window', () => {
+  it('streams every service once', () => {
+    expect(stream).toHaveLength(SERVICES);
+    expect(new Set(ids(stream)).size).toBe(SERVICES);
+  });
+
+  it('serve the same slice as the stream, before, across and after the 10,000th hit', async () => {
+    for (const [page, perPage] of [
+      [100, 100],
+      [101, 100],
+      [100, 101],
+      [11, 1000],
+      [10_001, 1],
+    ] as const) {
+      const body = await getPage(app, `/services?page=${page}&per_page=${perPage}`, 'service_list_item');
+      const from = (page - 1) * perPage;
+      expect(body.total_items).toBe(SERVICES);
+      expect({ page, perPage, ids: ids(body.contents) }).toEqual({
+        page,
+        perPage,
+        ids: ids(stream.slice(from, from + perPage)),
+      });
+      expect(body.last_page).toBe(from + perPage >= SERVICES);
+    }
+  });
+
+  it('answer an empty last page far past the end', async () => {
+    const body = await getPage(app, '/services?page=400&per_page=100', null);
+    expect(body).toMatchObject({
+      total_items: SERVICES,
+      size: 0,
+      empty: true,
+      last_page: true,
+      first_page: false,
+    });
+  });
+
+  it('are served for filtered and full results too', async () => {
+    const term = dataset.taxonomyTerms.find((t) => !t.parent_id)!;
+    const filtered = await getNdjson(app, `/services?format=ndjson&taxonomy_id=${term.taxonomy_id}`);
+    if (filtered.length > 10_050) {
+      const body = await getPage(app, `/services?taxonomy_id=${term.taxonomy_id}&page=202&per_page=50`, null);
+      expect(ids(body.contents)).toEqual(ids(filtered.slice(10_050, 10_100)));
+    }
+    const full = await getPage(app, '/services?full=true&page=10001&per_page=1', 'service');
+    expect(full.contents[0]?.id).toBe(stream[10_000]?.id);
+    expect(full.contents[0]).toHaveProperty('service_at_locations');
+  });
+});
+
+async function openPits(): Promise<number> {
+  const { body } = await engine.client.getAllPits();
+  return body.pits?.length ?? 0;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+describe('a client that disconnects', () => {
+  it('ends the stream and releases the point in time', async () => {
+    const port = await freePort();
+    const server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' });
+    try {
+      const before = await openPits();
+      const controller = new AbortController();
+      const res = await fetch(`http://127.0.0.1:${port}/services?format=ndjson&full=true`, {
+        signal: controller.signal,
+      });
+      expect(res.status).toBe(200);
+      const reader = res.body!.getReader();
+      const first = await reader.read();
+      expect(first.done).toBe(false);
+      expect(await openPits()).toBe(before + 1);
+      controller.abort();
+      await reader.cancel().catch(() => {});
+      const deadline = Date.now() + 10_000;
+      while ((await openPits()) > before && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
+      expect(await openPits()).toBe(before);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
