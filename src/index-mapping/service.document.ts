@@ -113,10 +113,15 @@ const locationsOf = (service: ServiceFull): (ServiceAtLocationNested['location']
  * service-at-location.
  */
 export function toServiceDocument(service: ServiceFull): ServiceDocument {
-  const schedules = [
-    ...toScheduleSlots(service.schedules),
-    ...(service.service_at_locations ?? []).flatMap((sal) => toScheduleSlots(sal.schedules)),
-  ];
+  // One schedule may be listed under the service and under its service-at-location too.
+  const byId = new Map<string, ScheduleFull>();
+  for (const schedule of [
+    ...(service.schedules ?? []),
+    ...(service.service_at_locations ?? []).flatMap((sal) => sal.schedules ?? []),
+  ]) {
+    byId.set(schedule.id, schedule);
+  }
+  const schedules = toScheduleSlots([...byId.values()]);
   const points = new Map<string, GeoPoint>();
   for (const location of locationsOf(service)) {
     const point = toGeoPoint(location);

@@ -1,0 +1,338 @@
+/**
+ * Normalisation, the pure stage of import: one source item (a nested service, an organization with
+ * its services, a taxonomy term, or a tabular row) in; flat, validated records and typed issues
+ * out. No I/O: sources feed it, the records writer takes what it returns (STYLE.md 15).
+ *
+ * Rules:
+ * - `null` is read as "no value" (many HSDS APIs emit nulls the schemas do not allow);
+ * - nesting implies the parent link when the child does not state it (`phone.service_id`);
+ * - a record that fails validation is skipped with the records nested in it, and every failure
+ *   is reported with its field path;
+ * - a service area's GeoJSON extent is checked and repaired; an unusable extent is reported and
+ *   the area is kept without geometry (it then plays no part in coverage);
+ * - a location with coordinates out of range is kept and reported; it gets no map point.
+ */
+import type { z } from '@hono/zod-openapi';
+import { parseExtent } from '../geo/extent.ts';
+import { type RecordType, recordSchemas, tabularRecordSchemas } from '../hsds/index.ts';
+import type { AreaGeometry } from '../index-mapping/service-at-location.document.ts';
+import {
+  childLinks,
+  hasAttributes,
+  hasMetadata,
+  nestedKeysOf,
+  outgoingLinksOf,
+  recordKey,
+  references,
+} from './nesting.ts';
+
+export type IssueKind =
+  | 'invalid'
+  | 'skipped-with-parent'
+  | 'duplicate'
+  | 'dangling-reference'
+  | 'extent-invalid'
+  | 'extent-not-geojson'
+  | 'extent-repaired'
+  | 'coordinates-out-of-range'
+  | 'unreadable'
+  | 'unknown-table';
+
+export type Severity = 'error' | 'warning' | 'info';
+
+/** One finding of an import: what, where (source, record, field path) and why. */
+export type Issue = {
+  severity: Severity;
+  kind: IssueKind;
+  /** The file (and line or row) or URL the record came from. */
+  source: string;
+  record_type?: string;
+  record_id?: string;
+  /** Where in the source item: `service_at_locations[0].location.latitude`. */
+  path: string;
+  reason: string;
+};
+
+/** A link to a record the item itself does not contain: checked against the store at the end. */
+export type ExternalLink = { field: string; type?: RecordType; id: string };
+
+export type FlatRecord = {
+  type: RecordType;
+  id: string;
+  /** Direct fields (scalars and parent ids), as validated. */
+  record: Record<string, unknown>;
+  /** A service area's checked GeoJSON geometry. */
+  geometry?: AreaGeometry;
+  /** Links to records outside this item. */
+  external: ExternalLink[];
+  /** Where the record was found, for issues about it later (duplicates, dangling links). */
+  path: string;
+  /**
+   * Findings about the record's own values (extent, coordinates). Kept apart from `issues` so a
+   * record met several times is reported once, when it is written.
+   */
+  notes: Issue[];
+};
+
+/** `rejected`: the type of each record that failed validation (skipped with what it nests). */
+export type Flattened = { records: FlatRecord[]; issues: Issue[]; rejected: RecordType[] };
+
+type Fields = Record<string, unknown>;
+
+const isPlainObject = (value: unknown): value is Fields =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const withoutNulls = (object: Fields, skip: Set<string>): Fields => {
+  const out: Fields = {};
+  for (const key in object) {
+    const value = object[key];
+    if (value === null || value === undefined || skip.has(key)) continue;
+    out[key] = value;
+  }
+  return out;
+};
+
+const nestedKeys = new Map<RecordType, Set<string>>();
+const nestedKeysCached = (type: RecordType) => {
+  let keys = nestedKeys.get(type);
+  if (!keys) {
+    keys = nestedKeysOf(type);
+    nestedKeys.set(type, keys);
+  }
+  return keys;
+};
+
+const joinPath = (base: string, part: string | number) =>
+  typeof part === 'number' ? `${base}[${part}]` : base ? `${base}.${part}` : part;
+
+function countNested(value: unknown): number {
+  if (Array.isArray(value)) return value.reduce((n: number, v) => n + countNested(v), 0);
+  if (!isPlainObject(value)) return 0;
+  let n = typeof value.id === 'string' ? 1 : 0;
+  for (const key in value) if (typeof value[key] === 'object') n += countNested(value[key]);
+  return n;
+}
+
+function zodIssues(
+  error: z.ZodError,
+  base: Omit<Issue, 'path' | 'reason' | 'severity' | 'kind'>,
+  path: string,
+): Issue[] {
+  return error.issues.map((issue) => ({
+    severity: 'error',
+    kind: 'invalid',
+    ...base,
+    path: issue.path.reduce<string>(
+      (p, part) => joinPath(p, typeof part === 'number' ? part : String(part)),
+      path,
+    ),
+    reason:
+      issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined
+        ? 'required field is missing'
+        : issue.message,
+  }));
+}
+
+/** Checks what a record's own fields say beyond the schema: geometry and coordinates. */
+function checkGeography(flat: FlatRecord, source: string): void {
+  const issues = flat.notes;
+  const base = { source, record_type: flat.type, record_id: flat.id };
+  if (flat.type === 'service_area') {
+    const { extent, extent_type } = flat.record as { extent?: unknown; extent_type?: string };
+    if (typeof extent !== 'string' || extent.trim() === '') return;
+    const parsed = parseExtent(extent, extent_type);
+    if (parsed.ok === true) {
+      flat.geometry = parsed.geometry;
+      if (parsed.repairs.length > 0) {
+        issues.push({
+          severity: 'info',
+          kind: 'extent-repaired',
+          ...base,
+          path: joinPath(flat.path, 'extent'),
+          reason: parsed.repairs.join('; '),
+        });
+      }
+    } else if (parsed.ok === false) {
+      issues.push({
+        severity: 'warning',
+        kind: 'extent-invalid',
+        ...base,
+        path: joinPath(flat.path, 'extent'),
+        reason: `${parsed.reason}; the area is kept without geometry and does not limit coverage`,
+      });
+    } else {
+      issues.push({
+        severity: 'warning',
+        kind: 'extent-not-geojson',
+        ...base,
+        path: joinPath(flat.path, 'extent_type'),
+        reason: parsed.reason,
+      });
+    }
+  } else if (flat.type === 'location') {
+    const { latitude, longitude } = flat.record as { latitude?: number; longitude?: number };
+    if (latitude === undefined && longitude === undefined) return;
+    const ok =
+      typeof latitude === 'number' &&
+      typeof longitude === 'number' &&
+      Math.abs(latitude) <= 90 &&
+      Math.abs(longitude) <= 180;
+    if (!ok) {
+      issues.push({
+        severity: 'warning',
+        kind: 'coordinates-out-of-range',
+        ...base,
+        path: joinPath(flat.path, 'latitude'),
+        reason: `latitude ${latitude}, longitude ${longitude} is not a WGS84 position (or only one is given); the location gets no map point`,
+      });
+    }
+  }
+}
+
+type Walk = { source: string; records: FlatRecord[]; issues: Issue[]; rejected: RecordType[] };
+
+function visit(
+  walk: Walk,
+  type: RecordType,
+  value: unknown,
+  path: string,
+  implied: Fields,
+): string | undefined {
+  if (!isPlainObject(value)) {
+    walk.issues.push({
+      severity: 'error',
+      kind: 'invalid',
+      source: walk.source,
+      record_type: type,
+      path,
+      reason: `expected an object, got ${Array.isArray(value) ? 'an array' : typeof value}`,
+    });
+    walk.rejected.push(type);
+    return undefined;
+  }
+  const keys = nestedKeysCached(type);
+  const fields = withoutNulls(value, keys);
+  for (const field in implied) if (fields[field] === undefined) fields[field] = implied[field];
+
+  // A referenced record nested whole gives its id to the parent's reference field.
+  for (const ref of references[type] ?? []) {
+    const nested = value[ref.key];
+    if (isPlainObject(nested) && typeof nested.id === 'string' && fields[ref.field] === undefined) {
+      fields[ref.field] = nested.id;
+    }
+  }
+  if (type === 'service_at_location' && isPlainObject(value.service) && fields.service_id === undefined) {
+    fields.service_id = value.service.id;
+  }
+
+  const id = typeof fields.id === 'string' ? fields.id : undefined;
+  const result = recordSchemas[type].safeParse(fields);
+  if (!result.success) {
+    const base = { source: walk.source, record_type: type, ...(id ? { record_id: id } : {}) };
+    walk.issues.push(...zodIssues(result.error, base, path));
+    walk.rejected.push(type);
+    let skipped = 0;
+    for (const key of keys) skipped += countNested(value[key]);
+    if (skipped > 0) {
+      walk.issues.push({
+        severity: 'error',
+        kind: 'skipped-with-parent',
+        ...base,
+        path,
+        reason: `${skipped} record(s) nested in this ${type} were skipped with it`,
+      });
+    }
+    return undefined;
+  }
+  const flat: FlatRecord = { type, id: id!, record: result.data as Fields, external: [], path, notes: [] };
+  checkGeography(flat, walk.source);
+  walk.records.push(flat);
+
+  for (const link of childLinks[type] ?? []) {
+    const children = value[link.key];
+    if (!Array.isArray(children)) continue;
+    children.forEach((child, i) => {
+      visit(walk, link.type, child, joinPath(joinPath(path, link.key), i), { [link.field]: id });
+    });
+  }
+  for (const ref of references[type] ?? []) {
+    const nested = value[ref.key];
+    if (isPlainObject(nested)) visit(walk, ref.type, nested, joinPath(path, ref.key), {});
+  }
+  if (hasAttributes(type) && Array.isArray(value.attributes)) {
+    value.attributes.forEach((attribute, i) => {
+      visit(walk, 'attribute', attribute, joinPath(joinPath(path, 'attributes'), i), {
+        link_id: id,
+        link_entity: type,
+      });
+    });
+  }
+  if (hasMetadata(type) && Array.isArray(value.metadata)) {
+    value.metadata.forEach((metadata, i) => {
+      visit(walk, 'metadata', metadata, joinPath(joinPath(path, 'metadata'), i), {
+        resource_id: id,
+        resource_type: type,
+      });
+    });
+  }
+  if (type === 'organization' && Array.isArray(value.services)) {
+    value.services.forEach((service, i) => {
+      visit(walk, 'service', service, joinPath(joinPath(path, 'services'), i), { organization_id: id });
+    });
+  }
+  if (type === 'service_at_location' && isPlainObject(value.service)) {
+    visit(walk, 'service', value.service, joinPath(path, 'service'), {});
+  }
+  return id;
+}
+
+/** Marks the links of each record whose target is not in the same item. */
+function findExternalLinks(records: FlatRecord[]): void {
+  const keys = new Set<string>();
+  const ids = new Set<string>();
+  for (const r of records) {
+    keys.add(recordKey(r.type, r.id));
+    ids.add(r.id);
+  }
+  for (const r of records) {
+    for (const link of outgoingLinksOf(r.type, r.record)) {
+      const present = link.type ? keys.has(recordKey(link.type, link.id)) : ids.has(link.id);
+      if (!present) r.external.push(link);
+    }
+  }
+}
+
+/**
+ * Flattens one nested item of the given type (a service, an organization with or without
+ * services, a taxonomy, a term...) into records.
+ */
+export function flattenNested(type: RecordType, item: unknown, source: string): Flattened {
+  const walk: Walk = { source, records: [], issues: [], rejected: [] };
+  visit(walk, type, item, '', {});
+  findExternalLinks(walk.records);
+  return { records: walk.records, issues: walk.issues, rejected: walk.rejected };
+}
+
+/**
+ * Validates one row of a tabular data package (already coerced: numbers are numbers, empty cells
+ * absent) against its table's tabular schema, which also requires the parent ids.
+ */
+export function flattenRow(type: RecordType, row: Fields, source: string): Flattened {
+  const id = typeof row.id === 'string' ? row.id : undefined;
+  const result = tabularRecordSchemas[type].safeParse(row);
+  if (!result.success) {
+    const base = { source, record_type: type, ...(id ? { record_id: id } : {}) };
+    return { records: [], issues: zodIssues(result.error, base, ''), rejected: [type] };
+  }
+  const flat: FlatRecord = {
+    type,
+    id: id!,
+    record: result.data as Fields,
+    external: [],
+    path: '',
+    notes: [],
+  };
+  checkGeography(flat, source);
+  flat.external = outgoingLinksOf(type, flat.record);
+  return { records: [flat], issues: [], rejected: [] };
+}

@@ -1,0 +1,171 @@
+/**
+ * The report of an import run: counts, counts by reason, and every issue. Issues are spooled to a
+ * temporary file as they happen (a bad source can have millions), so memory holds only counters
+ * and the first few for the terminal; `writeReportFile` writes the whole report as one JSON file.
+ */
+import { once } from 'node:events';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Issue, IssueKind, Severity } from './flatten.ts';
+
+export type SourceKind = 'json' | 'tabular' | 'remote';
+
+export type TypeCounts = { imported: number; rejected: number; duplicates: number };
+
+export type ImportSummary = {
+  source: string;
+  kind: SourceKind;
+  started_at: string;
+  finished_at?: string;
+  /** Items read from the source: nested documents or tabular rows. */
+  items: number;
+  /** Distinct records written to the records store. */
+  records: number;
+  /** Records that failed validation (each skipped with what it nests). */
+  rejected: number;
+  /** Ids met again with different content (the last one is kept). */
+  duplicates: number;
+  /** Links to records that exist neither in the source nor in the store. */
+  dangling_references: number;
+  by_type: Record<string, TypeCounts>;
+  /** Issue counts by kind and reason, e.g. `invalid: Invalid email address`. */
+  by_reason: Record<string, number>;
+  by_severity: Record<Severity, number>;
+  issues_total: number;
+  /** Set by the run: the reindex that followed, if any. */
+  reindex?: unknown;
+};
+
+export type ImportReport = ImportSummary & { issues: Issue[] };
+
+// Reasons that carry values (`[1.2, 3.4] is out of range`) would make a counter per record; the
+// counted reason drops numbers and quoted values so alike reasons add up.
+function reasonKey(issue: Issue): string {
+  const reason = issue.reason
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '<id>')
+    .replace(/"[^"]*"/g, '"…"')
+    .replace(/\[[^\]]*\]/g, '[…]')
+    .replace(/(?<![\w.])-?\d+(\.\d+)?(?![\w.])/g, 'N');
+  const field = issue.path
+    .replace(/\[\d+\]/g, '[]')
+    .split('.')
+    .pop();
+  return `${issue.kind}: ${issue.record_type ?? ''}${field ? `.${field}` : ''}: ${reason}`;
+}
+
+export class IssueLog {
+  readonly summary: ImportSummary;
+  readonly first: Issue[] = [];
+  private spool: WriteStream | undefined;
+  private spoolDir: string | undefined;
+  private readonly keepFirst: number;
+
+  constructor(source: string, kind: SourceKind, keepFirst = 20) {
+    this.keepFirst = keepFirst;
+    this.summary = {
+      source,
+      kind,
+      started_at: new Date().toISOString(),
+      items: 0,
+      records: 0,
+      rejected: 0,
+      duplicates: 0,
+      dangling_references: 0,
+      by_type: {},
+      by_reason: {},
+      by_severity: { error: 0, warning: 0, info: 0 },
+      issues_total: 0,
+    };
+  }
+
+  typeCounts(type: string): TypeCounts {
+    let counts = this.summary.by_type[type];
+    if (!counts) {
+      counts = { imported: 0, rejected: 0, duplicates: 0 };
+      this.summary.by_type[type] = counts;
+    }
+    return counts;
+  }
+
+  async add(issue: Issue): Promise<void> {
+    const s = this.summary;
+    s.issues_total += 1;
+    s.by_severity[issue.severity] += 1;
+    const key = reasonKey(issue);
+    s.by_reason[key] = (s.by_reason[key] ?? 0) + 1;
+    if (issue.kind === 'duplicate') {
+      s.duplicates += 1;
+      if (issue.record_type) this.typeCounts(issue.record_type).duplicates += 1;
+    }
+    if (issue.kind === 'dangling-reference') s.dangling_references += 1;
+    if (this.first.length < this.keepFirst && issue.severity !== 'info') this.first.push(issue);
+    if (!this.spool) {
+      this.spoolDir = await mkdtemp(join(tmpdir(), 'hsds-import-'));
+      this.spool = createWriteStream(join(this.spoolDir, 'issues.ndjson'));
+    }
+    if (!this.spool.write(`${JSON.stringify(issue)}\n`)) await once(this.spool, 'drain');
+  }
+
+  rejected(type: string): void {
+    this.summary.rejected += 1;
+    this.typeCounts(type).rejected += 1;
+  }
+
+  imported(type: string): void {
+    this.summary.records += 1;
+    this.typeCounts(type).imported += 1;
+  }
+
+  kinds(): Partial<Record<IssueKind, number>> {
+    const kinds: Partial<Record<IssueKind, number>> = {};
+    for (const [key, n] of Object.entries(this.summary.by_reason)) {
+      const kind = key.slice(0, key.indexOf(':')) as IssueKind;
+      kinds[kind] = (kinds[kind] ?? 0) + n;
+    }
+    return kinds;
+  }
+
+  /** Writes `{ ...summary, issues: [...] }` to `file`, streaming the issues from the spool. */
+  async writeReportFile(file: string): Promise<void> {
+    await mkdir(dirname(file), { recursive: true });
+    const out = createWriteStream(file);
+    const { by_reason, ...rest } = this.summary;
+    const sorted = Object.fromEntries(Object.entries(by_reason).sort((a, b) => b[1] - a[1]));
+    const head = JSON.stringify({ ...rest, by_reason: sorted }, null, 2);
+    out.write(`${head.slice(0, -2)},\n  "issues": [`);
+    let first = true;
+    if (this.spool) {
+      await new Promise<void>((resolve) => this.spool!.end(resolve));
+      const lines = createInterface({ input: createReadStream(join(this.spoolDir!, 'issues.ndjson')) });
+      for await (const line of lines) {
+        if (!line) continue;
+        if (!out.write(`${first ? '\n' : ',\n'}    ${line}`)) await once(out, 'drain');
+        first = false;
+      }
+      this.spool = createWriteStream(join(this.spoolDir!, 'issues.ndjson'), { flags: 'a' });
+    }
+    out.end(`${first ? '' : '\n  '}]\n}\n`);
+    await once(out, 'finish');
+  }
+
+  /** Reads every issue back (tests and small runs; a large run should read the report file). */
+  async allIssues(): Promise<Issue[]> {
+    if (!this.spool) return [];
+    await new Promise<void>((resolve) => this.spool!.end(resolve));
+    const issues: Issue[] = [];
+    const lines = createInterface({ input: createReadStream(join(this.spoolDir!, 'issues.ndjson')) });
+    for await (const line of lines) if (line) issues.push(JSON.parse(line) as Issue);
+    this.spool = createWriteStream(join(this.spoolDir!, 'issues.ndjson'), { flags: 'a' });
+    return issues;
+  }
+
+  async dispose(): Promise<void> {
+    if (this.spool) await new Promise<void>((resolve) => this.spool!.end(resolve));
+    if (this.spoolDir) await rm(this.spoolDir, { recursive: true, force: true });
+    this.spool = undefined;
+    this.spoolDir = undefined;
+  }
+}

@@ -1,0 +1,325 @@
+/**
+ * Import: a source (HSDS JSON, a tabular data package, a remote HSDS API) into the records store.
+ *
+ *   source items ─▶ flatten + validate (pure) ─▶ repeat / duplicate check ─▶ bulk upsert
+ *                                                              └─▶ links to check ─▶ dangling report
+ *
+ * A bad record is reported and skipped, never aborting the run. Writing is by `type:id`, so
+ * importing the same source twice writes the same documents again: nothing changes. Memory stays
+ * flat: items stream, the repeat check keeps hashes, links to check are spooled to a file.
+ */
+import { once } from 'node:events';
+import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { type BulkFailure, type BulkWriterOptions, createBulkWriter } from '../engine/bulk.ts';
+import type { Engine } from '../engine/engine.ts';
+import {
+  ensureRecordsIndex,
+  existingIds,
+  existingKeys,
+  getRecords,
+  recordsIndex,
+  refreshRecords,
+} from '../engine/records.ts';
+import type { RecordType } from '../hsds/index.ts';
+import { toRecordStoreDocument } from '../index-mapping/record-store.document.ts';
+import { type FlatRecord, flattenNested, flattenRow, type Issue } from './flatten.ts';
+import { type ImportSummary, IssueLog, type SourceKind } from './import-report.ts';
+import { linkFieldsOf, parentIdsOf, recordKey } from './nesting.ts';
+import { hash32, RecentWindow, SeenRecords } from './seen-records.ts';
+import { readJsonSource } from './sources/json.source.ts';
+import { type HarvestOptions, readRemoteSource } from './sources/remote.source.ts';
+import type { SourceItem } from './sources/source.ts';
+import { findDataPackage, readTabularSource } from './sources/tabular.source.ts';
+
+export type ImportProgress = {
+  phase: 'reading' | 'checking-links' | 'done';
+  items: number;
+  records: number;
+  rejected: number;
+  /** Links checked so far, in the checking-links phase, of `linksTotal`. */
+  links?: number;
+  linksTotal?: number;
+};
+
+export type ImportOptions = {
+  /** Where the whole report goes as JSON; default a file in the system temp folder. */
+  reportFile?: string;
+  kind?: SourceKind;
+  onProgress?: (progress: ImportProgress) => void;
+  signal?: AbortSignal;
+  harvest?: HarvestOptions;
+  bulk?: Pick<BulkWriterOptions, 'flushBytes' | 'concurrency'>;
+  /** Records kept whole for merging repeats in memory (the rest are read back from the store). */
+  windowSize?: number;
+};
+
+export type ImportResult = {
+  summary: ImportSummary;
+  /** The first errors and warnings, for the terminal. */
+  firstIssues: Issue[];
+  reportFile: string;
+};
+
+export const isUrl = (location: string) => /^https?:\/\//i.test(location);
+
+/** Which kind of source a location is: a URL, a tabular data package, or HSDS JSON. */
+export async function detectSourceKind(location: string): Promise<SourceKind> {
+  if (isUrl(location)) return 'remote';
+  if (!existsSync(location)) throw new Error(`${location}: no such file or folder`);
+  return (await findDataPackage(location)) ? 'tabular' : 'json';
+}
+
+export function openSource(
+  location: string,
+  kind: SourceKind,
+  options: ImportOptions = {},
+): AsyncIterable<SourceItem> {
+  if (kind === 'remote') {
+    return readRemoteSource(location, {
+      ...options.harvest,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  }
+  return kind === 'tabular' ? readTabularSource(location) : readJsonSource(location);
+}
+
+/** Total size of a file source, for progress; undefined for remote sources. */
+export async function sourceSize(location: string): Promise<number | undefined> {
+  if (isUrl(location)) return undefined;
+  const info = await stat(location);
+  return info.isFile() ? info.size : undefined;
+}
+
+type WindowEntry = { record: Record<string, unknown>; origin: string };
+
+function splitLinks(type: RecordType, record: Record<string, unknown>) {
+  const linkFields = linkFieldsOf(type);
+  const content: Record<string, unknown> = {};
+  const links: Record<string, unknown> = {};
+  for (const key in record) {
+    if (linkFields.has(key)) links[key] = record[key];
+    else content[key] = record[key];
+  }
+  return { content, links };
+}
+
+const sortedJson = (object: Record<string, unknown>) =>
+  JSON.stringify(Object.fromEntries(Object.entries(object).sort(([a], [b]) => (a < b ? -1 : 1))));
+
+export async function importSource(
+  engine: Engine,
+  location: string,
+  options: ImportOptions = {},
+): Promise<ImportResult> {
+  const source = isUrl(location) ? location : resolve(location);
+  const kind = options.kind ?? (await detectSourceKind(source));
+  const log = new IssueLog(source, kind);
+  const workDir = await mkdtemp(join(tmpdir(), 'hsds-links-'));
+  const reportFile = options.reportFile ?? join(tmpdir(), `hsds-import-${Date.now()}.json`);
+  try {
+    await ensureRecordsIndex(engine);
+    const index = recordsIndex(engine);
+    const refused: BulkFailure[] = [];
+    const writer = createBulkWriter(engine, {
+      ...options.bulk,
+      ...(options.signal ? { signal: options.signal } : {}),
+      onFailure: (failure) => refused.push(failure),
+    });
+    const seen = new SeenRecords();
+    const window = new RecentWindow<WindowEntry>(options.windowSize ?? 20_000);
+    const linksFile = join(workDir, 'links.ndjson');
+    const links = createWriteStream(linksFile);
+    let linkCount = 0;
+    const progress: ImportProgress = { phase: 'reading', items: 0, records: 0, rejected: 0 };
+
+    const write = async (flat: FlatRecord, record: Record<string, unknown>, report: boolean) => {
+      const doc = toRecordStoreDocument(
+        flat.type,
+        flat.id,
+        record,
+        parentIdsOf(flat.type, record),
+        source,
+        flat.geometry,
+      );
+      await writer.index(index, doc.key, doc);
+      if (report) for (const note of flat.notes) await log.add(note);
+    };
+
+    const spoolLinks = async (flat: FlatRecord) => {
+      for (const link of flat.external) {
+        const line = JSON.stringify([flat.type, flat.id, link.field, link.type ?? null, link.id, flat.path]);
+        linkCount += 1;
+        if (!links.write(`${line}\n`)) await once(links, 'drain');
+      }
+    };
+
+    const accept = async (flat: FlatRecord, origin: string) => {
+      const key = recordKey(flat.type, flat.id);
+      const { content, links: linkValues } = splitLinks(flat.type, flat.record);
+      const contentHash = hash32(JSON.stringify(content));
+      const linksHash = hash32(sortedJson(linkValues));
+      const prior = seen.get(key);
+      if (!prior) {
+        seen.set(key, { content: contentHash, links: linksHash });
+        window.set(key, { record: flat.record, origin });
+        await write(flat, flat.record, true);
+        log.imported(flat.type);
+        progress.records += 1;
+        await spoolLinks(flat);
+        return;
+      }
+      if (prior.content === contentHash && prior.links === linksHash) return; // a repeat
+
+      // Met before with other content or other parents: merge the parents, keep the last content.
+      let earlier = window.get(key);
+      if (!earlier) {
+        await writer.flush();
+        const stored = (await getRecords(engine, [key])).get(key);
+        earlier = stored ? { record: stored.record, origin: 'earlier in this import' } : undefined;
+      }
+      const before = earlier ? splitLinks(flat.type, earlier.record).links : {};
+      const conflicts = Object.keys(linkValues).filter(
+        (field) => before[field] !== undefined && before[field] !== linkValues[field],
+      );
+      if (prior.content !== contentHash || conflicts.length > 0) {
+        const what =
+          prior.content !== contentHash
+            ? 'appears again with different content'
+            : `appears again under another ${conflicts.join(', ')}`;
+        await log.add({
+          severity: 'warning',
+          kind: 'duplicate',
+          source: origin,
+          record_type: flat.type,
+          record_id: flat.id,
+          path: flat.path,
+          reason: `${flat.type} ${flat.id} ${what} (first at ${earlier?.origin ?? 'an earlier item'}); the last one is kept`,
+        });
+      }
+      const merged = { ...flat.record };
+      for (const field in before) if (merged[field] === undefined) merged[field] = before[field];
+      const mergedLinks = splitLinks(flat.type, merged).links;
+      seen.set(key, { content: contentHash, links: hash32(sortedJson(mergedLinks)) });
+      window.set(key, { record: merged, origin });
+      await write(flat, merged, prior.content !== contentHash);
+      await spoolLinks(flat);
+    };
+
+    for await (const item of openSource(source, kind, options)) {
+      options.signal?.throwIfAborted();
+      if (item.kind === 'issue') {
+        await log.add(item.issue);
+        continue;
+      }
+      log.summary.items += 1;
+      progress.items += 1;
+      const flattened =
+        item.kind === 'nested'
+          ? flattenNested(item.type, item.value, item.origin)
+          : flattenRow(item.type, item.row, item.origin);
+      for (const issue of flattened.issues) await log.add(issue);
+      for (const type of flattened.rejected) log.rejected(type);
+      progress.rejected = log.summary.rejected;
+      for (const flat of flattened.records) await accept(flat, item.origin);
+      if (progress.items % 200 === 0) options.onProgress?.({ ...progress });
+    }
+    await writer.close();
+    for (const failure of refused) {
+      const [type, id] = [
+        failure.id.slice(0, failure.id.indexOf(':')),
+        failure.id.slice(failure.id.indexOf(':') + 1),
+      ];
+      log.summary.records -= 1;
+      log.typeCounts(type).imported -= 1;
+      log.rejected(type);
+      await log.add({
+        severity: 'error',
+        kind: 'invalid',
+        source,
+        record_type: type,
+        record_id: id,
+        path: '',
+        reason: `the engine refused the record: ${failure.reason}`,
+      });
+    }
+    links.end();
+    await once(links, 'finish');
+
+    progress.phase = 'checking-links';
+    options.onProgress?.({ ...progress, links: 0, linksTotal: linkCount });
+    await refreshRecords(engine);
+    await checkLinks(engine, linksFile, log, (checked) =>
+      options.onProgress?.({ ...progress, links: checked }),
+    );
+    log.summary.finished_at = new Date().toISOString();
+    await log.writeReportFile(reportFile);
+    options.onProgress?.({ ...progress, phase: 'done' });
+    return { summary: log.summary, firstIssues: log.first, reportFile };
+  } finally {
+    await log.dispose();
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+type SpooledLink = [
+  type: RecordType,
+  id: string,
+  field: string,
+  targetType: RecordType | null,
+  targetId: string,
+  path: string,
+];
+
+/** Reports every spooled link whose target exists neither in the source nor in the store. */
+async function checkLinks(
+  engine: Engine,
+  file: string,
+  log: IssueLog,
+  onChecked: (checked: number) => void,
+): Promise<void> {
+  // Many links point at the same few records (every service at its organization).
+  const known = new RecentWindow<boolean>(50_000);
+  let batch: SpooledLink[] = [];
+  let checked = 0;
+  const flush = async () => {
+    const typed = new Set<string>();
+    const untyped = new Set<string>();
+    for (const [, , , type, id] of batch) {
+      const key = type ? recordKey(type, id) : `*:${id}`;
+      if (known.get(key) !== undefined) continue;
+      if (type) typed.add(key);
+      else untyped.add(id);
+    }
+    const foundKeys = typed.size > 0 ? await existingKeys(engine, [...typed]) : new Set<string>();
+    const foundIds = untyped.size > 0 ? await existingIds(engine, [...untyped]) : new Set<string>();
+    for (const key of typed) known.set(key, foundKeys.has(key));
+    for (const id of untyped) known.set(`*:${id}`, foundIds.has(id));
+    for (const [type, id, field, targetType, targetId, path] of batch) {
+      const key = targetType ? recordKey(targetType, targetId) : `*:${targetId}`;
+      if (known.get(key)) continue;
+      await log.add({
+        severity: 'warning',
+        kind: 'dangling-reference',
+        source: log.summary.source,
+        record_type: type,
+        record_id: id,
+        path: path ? `${path}.${field}` : field,
+        reason: `${field} ${targetId}: no ${targetType ?? 'record'} with this id in the source or the records store`,
+      });
+    }
+    checked += batch.length;
+    onChecked(checked);
+    batch = [];
+  };
+  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (!line) continue;
+    batch.push(JSON.parse(line) as SpooledLink);
+    if (batch.length >= 5000) await flush();
+  }
+  if (batch.length > 0) await flush();
+}

@@ -1,0 +1,8 @@
+/** What every source yields: nested items, tabular rows, or an issue it met reading. */
+import type { RecordType } from '../../hsds/index.ts';
+import type { Issue } from '../flatten.ts';
+
+export type SourceItem =
+  | { kind: 'nested'; type: RecordType; value: unknown; origin: string }
+  | { kind: 'row'; type: RecordType; row: Record<string, unknown>; origin: string }
+  | { kind: 'issue'; issue: Issue };
