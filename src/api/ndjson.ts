@@ -44,20 +44,27 @@ async function streamResponse(
     {
       async pull(controller) {
         try {
-          const next = first ?? (await batches.next());
-          first = undefined;
-          if (cancelled) return;
-          if (next.done) {
-            const text = head + (encoder.tail?.() ?? '');
-            if (text) controller.enqueue(utf8.encode(text));
-            controller.close();
-            return;
+          // A pull that enqueues nothing is never followed by another: an empty batch (no matches)
+          // must read on to the end instead of leaving the response open forever.
+          for (;;) {
+            const next = first ?? (await batches.next());
+            first = undefined;
+            if (cancelled) return;
+            if (next.done) {
+              const text = head + (encoder.tail?.() ?? '');
+              if (text) controller.enqueue(utf8.encode(text));
+              controller.close();
+              return;
+            }
+            const records = next.value.records;
+            const text = head + (records.length > 0 ? encoder.batch(records, !wroteRecords) : '');
+            head = '';
+            if (records.length > 0) wroteRecords = true;
+            if (text) {
+              controller.enqueue(utf8.encode(text));
+              return;
+            }
           }
-          const records = next.value.records;
-          const text = head + (records.length > 0 ? encoder.batch(records, !wroteRecords) : '');
-          head = '';
-          if (records.length > 0) wroteRecords = true;
-          if (text) controller.enqueue(utf8.encode(text));
         } catch (error) {
           if (cancelled) return;
           logger.error({ err: error }, 'stream failed part-way; the response is cut short');
