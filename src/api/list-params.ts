@@ -139,7 +139,7 @@ export const param = {
   parentId: () => idParam('Retrieve taxonomy terms that have a parent with this id.'),
   postcode: () =>
     stringParam(
-      'The postcode or zip code of a point used to check service coverage. If `service_area` is available, only return results where the postcode exists within the `service_area`; results without a service area are kept. If `proximity` is provided, only show results within the proximity from the centroid of the postcode. With a postcode, results are sorted by distance.',
+      'The postcode or zip code of a point used to check service coverage. If `service_area` is available, only return results where the postcode exists within the `service_area`; results without a service area are kept. If `proximity` is provided, only show results within the proximity from the centroid of the postcode. With a postcode, results are sorted by distance, nearest first, and each carries `distance` (metres from the centroid). A UK postcode (AB10 1AB), UK outcode (AB10) or US ZIP code (12345). Malformed: 400 `invalid-parameter`. Well-formed but known to no geocoder on this server: 400 `unknown-postcode`, never an empty page. No geocoder reachable: 503. A full postcode known only by its outcode is placed at the outcode centroid, and the `Postcode-Precision` response header says `outcode`.',
       32,
     ),
   proximity: () =>

@@ -21,7 +21,23 @@ export type PageResult = { total: number; records: JsonRecord[] };
 type Hit = { _source?: { record?: JsonRecord }; sort?: unknown[] };
 type SearchBody = { pit_id?: string; hits?: { total?: { value: number }; hits?: Hit[] } };
 
-const recordsOf = (hits: Hit[]): JsonRecord[] => hits.map((hit) => hit._source?.record ?? {});
+/** The records of the hits, with the sort values the request asks for (SearchRequest.sortValues). */
+function recordsOf(hits: Hit[], request: SearchRequest): JsonRecord[] {
+  const wanted = Object.entries(request.sortValues ?? {});
+  return hits.map((hit) => {
+    const record = hit._source?.record ?? {};
+    if (wanted.length === 0) return record;
+    const extra: JsonRecord = {};
+    for (const [field, position] of wanted) {
+      const value = hit.sort?.[position];
+      if (typeof value === 'number' && Number.isFinite(value)) extra[field] = value;
+    }
+    return { ...record, ...extra };
+  });
+}
+
+/** Sort values travel only when a request turns some into fields. */
+const sortPath = (request: SearchRequest): string[] => (request.sortValues ? ['hits.hits.sort'] : []);
 
 /** A record (the `record` of the document with this id); EngineNotFoundError when there is none. */
 export async function getRecord(engine: Engine, index: ReadIndex, id: string): Promise<JsonRecord> {
@@ -50,7 +66,7 @@ export async function searchPage(
   const body = await runSearch(engine, `search ${request.index}`, {
     index: engine.name(request.index),
     ignore_unavailable: true,
-    filter_path: ['hits.total.value', 'hits.hits._source'],
+    filter_path: ['hits.total.value', 'hits.hits._source', ...sortPath(request)],
     body: {
       query: request.query,
       sort: request.sort,
@@ -60,7 +76,7 @@ export async function searchPage(
       _source: sourceOf(request),
     },
   });
-  return { total: body.hits?.total?.value ?? 0, records: recordsOf(body.hits?.hits ?? []) };
+  return { total: body.hits?.total?.value ?? 0, records: recordsOf(body.hits?.hits ?? [], request) };
 }
 
 /** Opens a point in time on an index; null when the index does not exist. */
@@ -133,7 +149,7 @@ async function searchDeepPage(
       skipped += hits.length;
     }
     const body = await runSearch(engine, `search ${request.index}`, {
-      filter_path: ['hits.hits._source', 'pit_id'],
+      filter_path: ['hits.hits._source', ...sortPath(request), 'pit_id'],
       ...inPit({
         size: window.size,
         _source: sourceOf(request),
@@ -142,7 +158,7 @@ async function searchDeepPage(
       }),
     });
     pitId = body.pit_id ?? pitId;
-    return { total, records: recordsOf(body.hits?.hits ?? []) };
+    return { total, records: recordsOf(body.hits?.hits ?? [], request) };
   } finally {
     await closePit(engine, pitId);
   }
@@ -202,7 +218,7 @@ export async function* streamRecords(
         // A prefetch that fails after the consumer stopped must not become an unhandled rejection.
         pending.catch(() => {});
       }
-      yield { total, records: recordsOf(hits) };
+      yield { total, records: recordsOf(hits, request) };
     }
   } finally {
     if (pending) await pending.catch(() => {});

@@ -19,6 +19,12 @@ export type SearchRequest = {
   readonly query: QueryDsl;
   readonly sort: readonly SortClause[];
   readonly source: readonly string[];
+  /**
+   * Values of the sort to add to each record: field name → position in `sort` (the distance from a
+   * postcode is the `_geo_distance` sort value). Only finite numbers are added: a document without
+   * a point sorts at "Infinity".
+   */
+  readonly sortValues?: Readonly<Record<string, number>>;
 };
 
 /** The engine's default `index.max_result_window`: `from + size` beyond it needs `search_after`. */

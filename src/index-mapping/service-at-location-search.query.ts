@@ -23,5 +23,7 @@ export function buildServiceAtLocationSearch(
     query: composeQuery(text, [...serviceFilters(params), ...geo.filters]),
     sort: sortOrder({ relevance: text !== undefined, leading: geo.sort }),
     source: shape === 'full' ? FULL_RECORD : SERVICE_AT_LOCATION_LIST_ITEM,
+    // Each item carries its distance in metres (an extension field), the engine's own sort value.
+    ...(params.geo ? { sortValues: { distance: 0 } } : {}),
   };
 }

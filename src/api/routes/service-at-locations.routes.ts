@@ -3,9 +3,9 @@ import { getRecord } from '../../engine/search.ts';
 import { serviceAtLocationFullSchema } from '../../hsds/index.ts';
 import { buildServiceAtLocationSearch } from '../../index-mapping/service-at-location-search.query.ts';
 import type { App } from '../app.ts';
-import { resolveGeoQuery } from '../geo-params.ts';
+import { geocodeHeaders, resolveGeoQuery } from '../geo-params.ts';
 import { param, requirePostcodeForProximity, resolvePaging } from '../list-params.ts';
-import { listResponse, registerListEndpoint } from '../list-route.ts';
+import { type Enrich, listResponse, registerListEndpoint } from '../list-route.ts';
 import { registerRecordEndpoint } from '../record-route.ts';
 import { serviceAtLocationItemSchema, serviceAtLocationPageSchema } from '../response-schemas.ts';
 import type { RouteContext } from '../route-context.ts';
@@ -33,13 +33,21 @@ export function serviceAtLocationsParams(ctx: RouteContext): ReturnType<typeof w
   return z.object(serviceAtLocationsShape(ctx)) as unknown as ReturnType<typeof withUkParams>;
 }
 
+/** `distance` (metres from the postcode's centroid, the engine's sort value) to the decimetre. */
+const roundDistances: Enrich = async (records) =>
+  records.map((record) =>
+    typeof record.distance === 'number'
+      ? { ...record, distance: Math.round(record.distance * 10) / 10 }
+      : record,
+  );
+
 export function registerServiceAtLocationRoutes(app: App, ctx: RouteContext) {
   registerListEndpoint(app, ctx, {
     path: '/service_at_locations',
     operationId: 'getPaginatedListOfServiceAtLocation',
     summary: 'Retrieve paginated listings of service_at_location that only have one-to-one fields in them.',
     description:
-      'Service-at-locations matching every given filter (AND), each with its direct fields, its location and its service (direct fields, with organization and program); `full=true` gives them fully nested; `format=ndjson` every match as a stream. With `postcode`, results are those whose service area covers the postcode (or that have no service area), sorted by distance; `proximity` limits the distance.',
+      'Service-at-locations matching every given filter (AND), each with its direct fields, its location and its service (direct fields, with organization and program); `full=true` gives them fully nested; `format=ndjson` every match as a stream. With `postcode`, results are those whose service area covers the postcode (or that have no service area), sorted by distance, nearest first; `proximity` limits the distance. With `postcode`, each item carries `distance`: metres from the centroid of the postcode to its location (an extension field; absent for a location without coordinates), and the `Postcode-Precision`, `Postcode-Matched` and `Postcode-Centroid` headers say which centroid was used (`outcode` when a full postcode no geocoder knows was placed by its outcode).',
     params: serviceAtLocationsParams(ctx),
     pageSchema: serviceAtLocationPageSchema,
     itemSchema: serviceAtLocationItemSchema,
@@ -50,7 +58,9 @@ export function registerServiceAtLocationRoutes(app: App, ctx: RouteContext) {
       requirePostcodeForProximity(p);
       const geo = await resolveGeoQuery(c.get('deps'), p);
       const request = buildServiceAtLocationSearch({ ...toServiceFilters(p), geo }, p.full ? 'full' : 'list');
-      return listResponse(c, request, paging);
+      if (!geo) return listResponse(c, request, paging);
+      for (const [name, value] of Object.entries(geocodeHeaders(geo))) c.header(name, value);
+      return listResponse(c, request, paging, { enrich: roundDistances });
     },
   });
 
