@@ -11,6 +11,7 @@ import type { AppDeps } from './deps.ts';
 import { registerOpenApi } from './openapi.ts';
 import { ApiProblem, type ParameterError, problemResponse } from './problem.ts';
 import { routeContext } from './route-context.ts';
+import { registerAdminRoutes } from './routes/admin.routes.ts';
 import { registerOrganizationRoutes } from './routes/organizations.routes.ts';
 import { registerRootRoutes } from './routes/root.routes.ts';
 import { registerServiceAtLocationRoutes } from './routes/service-at-locations.routes.ts';
@@ -68,6 +69,7 @@ export function createApp(deps: AppDeps): App {
   registerServiceAtLocationRoutes(app, routes);
   registerOrganizationRoutes(app, routes);
   registerTaxonomyRoutes(app, routes);
+  if (deps.config.ADMIN_TOKEN) registerAdminRoutes(app);
   registerOpenApi(app, deps.config);
 
   app.notFound((c) =>

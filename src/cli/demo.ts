@@ -1,6 +1,63 @@
+/**
+ * `npm start` on empty indices: a newcomer should see data. Generates the synthetic demo dataset
+ * (fixed seed, so every demo is the same) and loads it through the real import and reindex.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EngineNotFoundError } from '../engine/errors.ts';
+import { countRecords } from '../engine/records.ts';
+import { importAndReindex, reindexWithProgress } from '../ingest/pipeline.ts';
+import { generateDataset } from '../ingest/synthetic/generate.ts';
+import { writeDataset } from '../ingest/synthetic/write-dataset.ts';
 import type { Runtime } from './runtime.ts';
 
-/** Loads the demo dataset when the read indices are empty (filled in by the ingest pipeline). */
+export const DEMO_SERVICES = 500;
+export const DEMO_SEED = 20_240_601;
+
+async function servedServices(runtime: Runtime): Promise<number> {
+  const { engine } = runtime;
+  try {
+    const { body } = await engine.client.count({ index: engine.name('services') });
+    return body.count;
+  } catch (error) {
+    if ((error as { statusCode?: number }).statusCode === 404 || error instanceof EngineNotFoundError)
+      return 0;
+    throw error;
+  }
+}
+
+/** Loads the demo dataset when the services index is empty or missing. */
 export async function loadDemoIfEmpty(runtime: Runtime): Promise<void> {
-  runtime.logger.warn('demo data loading is not wired yet');
+  const served = await servedServices(runtime);
+  if (served > 0) {
+    console.error(`Demo data not loaded: ${served} services are already served.`);
+    return;
+  }
+  const { engine } = runtime;
+  // Records imported earlier but never published: publish them rather than add demo data to them.
+  if ((await countRecords(engine, ['service'])) > 0) {
+    console.error('The read indices are empty but the records store is not: rebuilding them from it...');
+    await reindexWithProgress(engine, { progress: true });
+    return;
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'hsds-demo-'));
+  try {
+    console.error(
+      `Empty indices: loading the demo dataset (${DEMO_SERVICES} synthetic services around Aberdeen, seed ${DEMO_SEED})...`,
+    );
+    await writeDataset(dir, generateDataset({ services: DEMO_SERVICES, seed: DEMO_SEED }));
+    const result = await importAndReindex(engine, dir, {
+      progress: true,
+      reportFile: join(dir, 'report.json'),
+    });
+    const counts = result.reindex?.counts;
+    console.error(
+      `Demo data loaded: ${result.import.summary.records} records imported; serving ${counts?.services} services, ` +
+        `${counts?.service_at_locations} service-at-locations, ${counts?.organizations} organizations, ` +
+        `${counts?.taxonomy_terms} taxonomy terms.`,
+    );
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }

@@ -107,11 +107,12 @@ async function searchPage(
   query: Record<string, unknown>,
   size: number,
   after: unknown[] | undefined,
+  sorted = true,
 ): Promise<Hit[]> {
   const body = {
     size,
     query,
-    sort: [{ key: 'asc' }],
+    ...(sorted ? { sort: [{ key: 'asc' }] } : {}),
     ...(after ? { search_after: after } : {}),
     ...(snapshot ? { pit: { id: snapshot.pitId, keep_alive: '10m' } } : {}),
     track_total_hits: false,
@@ -149,6 +150,8 @@ export const scanRecordsOfType = (
 
 // A terms query takes up to 65,536 values; smaller chunks keep requests and answers moderate.
 const TERMS_CHUNK = 8000;
+// The engine's default index.max_result_window.
+const MAX_PAGE = 10_000;
 
 async function collect(
   engine: Engine,
@@ -159,11 +162,18 @@ async function collect(
   const found: RecordStoreDocument[] = [];
   for (let i = 0; i < values.length; i += TERMS_CHUNK) {
     const chunk = values.slice(i, i + TERMS_CHUNK);
-    for await (const page of scanRecords(
-      engine,
-      { bool: { filter: [{ terms: { [field]: chunk } }] } },
-      { ...(snapshot ? { snapshot } : {}), pageSize: 5000 },
-    )) {
+    const query = { bool: { filter: [{ terms: { [field]: chunk } }] } };
+    // Most answers fit one unsorted page (sorting costs the engine more than the search); only a
+    // full page is read again, sorted and paged.
+    const hits = await searchPage(engine, snapshot, query, MAX_PAGE, undefined, false);
+    if (hits.length < MAX_PAGE) {
+      for (const hit of hits) found.push(hit._source);
+      continue;
+    }
+    for await (const page of scanRecords(engine, query, {
+      ...(snapshot ? { snapshot } : {}),
+      pageSize: MAX_PAGE,
+    })) {
       found.push(...page);
     }
   }

@@ -169,3 +169,57 @@ export class IssueLog {
     this.spoolDir = undefined;
   }
 }
+
+const pad = (text: string, width: number) =>
+  text.length >= width ? text : text + ' '.repeat(width - text.length);
+const padLeft = (text: string, width: number) =>
+  text.length >= width ? text : ' '.repeat(width - text.length) + text;
+
+/** The terminal summary of an import: counts by record type, top reasons, first issues. */
+export function formatImportSummary(
+  summary: ImportSummary,
+  firstIssues: Issue[],
+  reportFile?: string,
+): string {
+  const lines: string[] = [];
+  const seconds =
+    summary.finished_at !== undefined
+      ? (Date.parse(summary.finished_at) - Date.parse(summary.started_at)) / 1000
+      : undefined;
+  lines.push(
+    `Imported ${summary.records} records from ${summary.items} items of ${summary.source} (${summary.kind})` +
+      (seconds !== undefined ? ` in ${seconds.toFixed(1)} s` : ''),
+  );
+  lines.push(
+    `  rejected ${summary.rejected}, duplicates ${summary.duplicates}, dangling references ${summary.dangling_references}, ` +
+      `issues ${summary.issues_total} (${summary.by_severity.error} errors, ${summary.by_severity.warning} warnings, ${summary.by_severity.info} notes)`,
+  );
+  const types = Object.entries(summary.by_type).sort((a, b) => b[1].imported - a[1].imported);
+  if (types.length > 0) {
+    lines.push(
+      '',
+      `  ${pad('record type', 26)}${padLeft('imported', 10)}${padLeft('rejected', 10)}${padLeft('duplicates', 12)}`,
+    );
+    for (const [type, c] of types) {
+      lines.push(
+        `  ${pad(type, 26)}${padLeft(String(c.imported), 10)}${padLeft(String(c.rejected), 10)}${padLeft(String(c.duplicates), 12)}`,
+      );
+    }
+  }
+  const reasons = Object.entries(summary.by_reason).sort((a, b) => b[1] - a[1]);
+  if (reasons.length > 0) {
+    lines.push('', '  issues by reason:');
+    for (const [reason, n] of reasons.slice(0, 15)) lines.push(`  ${padLeft(String(n), 8)}  ${reason}`);
+    if (reasons.length > 15) lines.push(`  ... and ${reasons.length - 15} more reasons`);
+  }
+  if (firstIssues.length > 0) {
+    lines.push('', '  first issues:');
+    for (const i of firstIssues.slice(0, 10)) {
+      lines.push(
+        `  ${i.severity.toUpperCase()} ${i.source}  ${i.record_type ?? ''} ${i.record_id ?? ''}  ${i.path}: ${i.reason}`,
+      );
+    }
+  }
+  if (reportFile) lines.push('', `  full report: ${reportFile}`);
+  return lines.join('\n');
+}

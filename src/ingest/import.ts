@@ -149,9 +149,17 @@ export async function importSource(
       if (report) for (const note of flat.notes) await log.add(note);
     };
 
-    const spoolLinks = async (flat: FlatRecord) => {
+    const spoolLinks = async (flat: FlatRecord, origin: string) => {
       for (const link of flat.external) {
-        const line = JSON.stringify([flat.type, flat.id, link.field, link.type ?? null, link.id, flat.path]);
+        const line = JSON.stringify([
+          flat.type,
+          flat.id,
+          link.field,
+          link.type ?? null,
+          link.id,
+          flat.path,
+          origin,
+        ]);
         linkCount += 1;
         if (!links.write(`${line}\n`)) await once(links, 'drain');
       }
@@ -169,7 +177,7 @@ export async function importSource(
         await write(flat, flat.record, true);
         log.imported(flat.type);
         progress.records += 1;
-        await spoolLinks(flat);
+        await spoolLinks(flat, origin);
         return;
       }
       if (prior.content === contentHash && prior.links === linksHash) return; // a repeat
@@ -206,7 +214,7 @@ export async function importSource(
       seen.set(key, { content: contentHash, links: hash32(sortedJson(mergedLinks)) });
       window.set(key, { record: merged, origin });
       await write(flat, merged, prior.content !== contentHash);
-      await spoolLinks(flat);
+      await spoolLinks(flat, origin);
     };
 
     for await (const item of openSource(source, kind, options)) {
@@ -272,6 +280,7 @@ type SpooledLink = [
   targetType: RecordType | null,
   targetId: string,
   path: string,
+  origin: string,
 ];
 
 /** Reports every spooled link whose target exists neither in the source nor in the store. */
@@ -298,13 +307,13 @@ async function checkLinks(
     const foundIds = untyped.size > 0 ? await existingIds(engine, [...untyped]) : new Set<string>();
     for (const key of typed) known.set(key, foundKeys.has(key));
     for (const id of untyped) known.set(`*:${id}`, foundIds.has(id));
-    for (const [type, id, field, targetType, targetId, path] of batch) {
+    for (const [type, id, field, targetType, targetId, path, origin] of batch) {
       const key = targetType ? recordKey(targetType, targetId) : `*:${targetId}`;
       if (known.get(key)) continue;
       await log.add({
         severity: 'warning',
         kind: 'dangling-reference',
-        source: log.summary.source,
+        source: origin,
         record_type: type,
         record_id: id,
         path: path ? `${path}.${field}` : field,

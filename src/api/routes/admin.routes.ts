@@ -1,0 +1,146 @@
+/**
+ * Operator routes: start a reindex, follow it. Registered only when ADMIN_TOKEN is set (without
+ * it they do not exist: 404); every request needs `Authorization: Bearer <ADMIN_TOKEN>`.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { createRoute, z } from '@hono/zod-openapi';
+import type { App } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
+import type { ReindexJob, ReindexJobs } from '../jobs.ts';
+import {
+  ApiProblem,
+  errorResponses,
+  PROBLEM_CONTENT_TYPE,
+  problemResponse,
+  problemSchema,
+} from '../problem.ts';
+
+const jobSchema = z
+  .object({
+    id: z.string().openapi({ description: 'The job id.', example: 'reindex-1732291200000-3f9a' }),
+    state: z.enum(['running', 'succeeded', 'failed']),
+    started_at: z.string().openapi({ format: 'date-time' }),
+    finished_at: z.string().optional().openapi({ format: 'date-time' }),
+    progress: z.object({
+      phase: z.string().openapi({
+        description: 'taxonomies, taxonomy_terms, services, organizations, finishing, then swapped.',
+      }),
+      services: z.number().int().openapi({ description: 'Services written so far.' }),
+      total_services: z.number().int().openapi({ description: 'Services in the records store.' }),
+      documents: z.number().int().openapi({ description: 'Documents written so far, all indices.' }),
+    }),
+    report: z.record(z.string(), z.unknown()).optional().openapi({
+      description:
+        'When succeeded: the new version, document counts, the previous version kept for rollback.',
+    }),
+    error: z
+      .string()
+      .optional()
+      .openapi({ description: 'When failed: why. The served indices are unchanged.' }),
+  })
+  .openapi('ReindexJob');
+
+const problem = (description: string) => ({
+  description,
+  content: { [PROBLEM_CONTENT_TYPE]: { schema: problemSchema } },
+});
+
+const security = [{ adminToken: [] }];
+
+const startRoute = createRoute({
+  method: 'post',
+  path: '/admin/reindex',
+  operationId: 'startReindex',
+  tags: ['operations'],
+  summary: 'Rebuild the read indices from the records store; the aliases swap atomically at the end.',
+  description:
+    'Starts a reindex in the background and returns its job. One reindex runs at a time: while one runs, ' +
+    'the answer is 409 naming it (and `Location` points at it). Readers see the old data until the swap; a ' +
+    'failed reindex changes nothing.',
+  security,
+  responses: {
+    202: {
+      description: 'Started; follow it at `Location`.',
+      headers: { Location: { schema: { type: 'string' }, description: 'The job, /admin/jobs/{id}.' } },
+      content: { 'application/json': { schema: jobSchema } },
+    },
+    401: problem('No or wrong bearer token.'),
+    409: problem('A reindex is already running; `Location` is its job.'),
+    ...errorResponses,
+  },
+});
+
+const jobRoute = createRoute({
+  method: 'get',
+  path: '/admin/jobs/{id}',
+  operationId: 'getJob',
+  tags: ['operations'],
+  summary: 'The state, progress and report of a reindex job.',
+  security,
+  request: {
+    params: z.object({
+      id: z
+        .string()
+        .min(1)
+        .max(100)
+        .openapi({ param: { name: 'id', in: 'path' } }),
+    }),
+  },
+  responses: {
+    200: { description: 'The job.', content: { 'application/json': { schema: jobSchema } } },
+    401: problem('No or wrong bearer token.'),
+    404: problem('No job has this id (jobs are kept in memory by the server that ran them).'),
+    ...errorResponses,
+  },
+});
+
+function tokenMatches(header: string | undefined, token: string): boolean {
+  const match = /^Bearer\s+(.+)$/i.exec(header ?? '');
+  if (!match) return false;
+  const given = Buffer.from(match[1]!.trim());
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+export function registerAdminRoutes(app: App) {
+  app.openAPIRegistry.registerComponent('securitySchemes', 'adminToken', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The ADMIN_TOKEN the server was started with.',
+  });
+
+  app.use('/admin/*', async (c, next) => {
+    const { config } = c.get('deps');
+    if (!config.ADMIN_TOKEN || !tokenMatches(c.req.header('authorization'), config.ADMIN_TOKEN)) {
+      return problemResponse(new ApiProblem(401, 'a valid bearer token is required'), c.req.path, {
+        'www-authenticate': 'Bearer realm="hsds-admin"',
+      });
+    }
+    await next();
+  });
+
+  const jobsOf = (deps: AppDeps): ReindexJobs => {
+    if (!deps.jobs) throw new ApiProblem(503, 'reindex jobs are not available in this server');
+    return deps.jobs;
+  };
+
+  app.openapi(startRoute, (c) => {
+    const started = jobsOf(c.get('deps')).start();
+    if ('conflict' in started) {
+      const running: ReindexJob = started.conflict;
+      return problemResponse(
+        new ApiProblem(409, `a reindex is already running: job ${running.id}`, { type: 'reindex-running' }),
+        c.req.path,
+        { location: `/admin/jobs/${running.id}` },
+      ) as never;
+    }
+    c.header('location', `/admin/jobs/${started.job.id}`);
+    return c.json(started.job, 202);
+  });
+
+  app.openapi(jobRoute, (c) => {
+    const job = jobsOf(c.get('deps')).get(c.req.valid('param').id);
+    if (!job) throw new ApiProblem(404, 'no job has this id');
+    return c.json(job, 200);
+  });
+}

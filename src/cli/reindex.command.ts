@@ -1,0 +1,50 @@
+/** `hsds reindex [--rollback]`: rebuild the read indices from hsds-records and swap aliases at once. */
+import { parseArgs } from 'node:util';
+import { rollbackAliases } from '../engine/indices.ts';
+import { reindexWithProgress } from '../ingest/pipeline.ts';
+import { formatReindexSummary } from '../ingest/reindex-summary.ts';
+import { openRuntime } from './runtime.ts';
+
+const usage = `usage: hsds reindex [--quiet] [--rollback]
+
+  Rebuilds services, service_at_locations, organizations, taxonomies and taxonomy_terms from the
+  records store into new versioned indices and swaps every alias in one atomic request. Readers
+  see the old data until the swap; a failed reindex changes nothing.
+  --rollback   serve the previous version again instead (the one the last swap replaced)`;
+
+export async function run(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      quiet: { type: 'boolean', default: false },
+      rollback: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    console.error(usage);
+    return 0;
+  }
+  const runtime = await openRuntime({ startLocalEngine: true, loggerName: 'hsds-reindex' });
+  const controller = new AbortController();
+  const stop = () => controller.abort(new Error('interrupted'));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    if (values.rollback) {
+      const served = await rollbackAliases(runtime.engine);
+      console.log(`Rolled back: the aliases now serve ${Object.values(served).join(', ')}`);
+      return 0;
+    }
+    const report = await reindexWithProgress(runtime.engine, {
+      progress: !values.quiet,
+      signal: controller.signal,
+    });
+    console.log(formatReindexSummary(report));
+    return 0;
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    await runtime.engine.close();
+  }
+}

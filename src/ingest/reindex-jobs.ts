@@ -1,0 +1,71 @@
+/**
+ * The server's reindex jobs (the ReindexJobs the admin routes use): one reindex at a time per
+ * server, run in the background, its progress and report kept in memory for the last few jobs.
+ */
+import { randomBytes } from 'node:crypto';
+import type { ReindexJob, ReindexJobs } from '../api/jobs.ts';
+import type { Engine } from '../engine/engine.ts';
+import { type ReindexOptions, type ReindexReport, reindex } from './reindex.ts';
+
+export type ReindexJobsOptions = {
+  /** Jobs remembered (oldest forgotten first). */
+  keep?: number;
+  now?: () => Date;
+  /** The reindex to run; tests replace it. */
+  run?: (engine: Engine, options: ReindexOptions) => Promise<ReindexReport>;
+};
+
+export function createReindexJobs(engine: Engine, options: ReindexJobsOptions = {}): ReindexJobs {
+  const keep = options.keep ?? 20;
+  const now = options.now ?? (() => new Date());
+  const run = options.run ?? reindex;
+  const jobs = new Map<string, ReindexJob>();
+  let running: ReindexJob | undefined;
+
+  const copy = (job: ReindexJob): ReindexJob => structuredClone(job);
+
+  return {
+    start() {
+      if (running) return { conflict: copy(running) };
+      const started = now();
+      const job: ReindexJob = {
+        id: `reindex-${started.getTime()}-${randomBytes(2).toString('hex')}`,
+        state: 'running',
+        started_at: started.toISOString(),
+        progress: { phase: 'starting', services: 0, total_services: 0, documents: 0 },
+      };
+      jobs.set(job.id, job);
+      while (jobs.size > keep) jobs.delete(jobs.keys().next().value!);
+      running = job;
+      run(engine, {
+        onProgress: (p) => {
+          job.progress = {
+            phase: p.phase,
+            services: p.services,
+            total_services: p.totalServices,
+            documents: p.documents,
+          };
+        },
+      })
+        .then((report) => {
+          job.state = 'succeeded';
+          const { bulk, ...rest } = report;
+          job.report = { ...rest, bulk_requests: bulk.requests, bulk_retries: bulk.retries };
+        })
+        .catch((error: unknown) => {
+          job.state = 'failed';
+          job.error = error instanceof Error ? error.message : String(error);
+          engine.logger.error({ err: error, job: job.id }, 'reindex job failed');
+        })
+        .finally(() => {
+          job.finished_at = now().toISOString();
+          running = undefined;
+        });
+      return { job: copy(job) };
+    },
+    get(id) {
+      const job = jobs.get(id);
+      return job ? copy(job) : undefined;
+    },
+  };
+}
