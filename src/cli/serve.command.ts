@@ -1,8 +1,8 @@
 import { serve } from '@hono/node-server';
 import { stopEngine } from '../../engine/local-engine.ts';
 import { createApp } from '../api/app.ts';
-import { createReindexJobs } from '../ingest/reindex-jobs.ts';
 import { createGeocoder } from '../api/geocoding.ts';
+import { createReindexJobs } from '../ingest/reindex-jobs.ts';
 import { openRuntime } from './runtime.ts';
 
 export type ServeOptions = {
@@ -19,7 +19,14 @@ export async function serveCommand(options: ServeOptions) {
   }
   const geocoder = createGeocoder(config, engine);
   const jobs = config.ADMIN_TOKEN ? createReindexJobs(engine) : undefined;
-  const app = createApp({ config, engine, geocoder, logger, now: () => new Date(), ...(jobs ? { jobs } : {}) });
+  const app = createApp({
+    config,
+    engine,
+    geocoder,
+    logger,
+    now: () => new Date(),
+    ...(jobs ? { jobs } : {}),
+  });
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
     const url = `http://localhost:${info.port}`;
     logger.info({ url, engine: engine.settings.url, profile: config.HSDS_PROFILE }, 'API ready');
