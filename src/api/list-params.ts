@@ -57,10 +57,8 @@ export const numberParam = (description: string, min: number, max: number, extra
     .openapi({ type: 'number', minimum: min, maximum: max, description, ...extra });
 
 /** A record id: HSDS ids are UUIDs, so anything else cannot name a record. */
-export const idParam = (description: string) =>
-  z
-    .guid({ error: 'must be a UUID' })
-    .openapi({ description, example: 'ac148810-d857-441c-9679-408f346de14b' });
+export const idParam = (description: string, example = 'ac148810-d857-441c-9679-408f346de14b') =>
+  z.guid({ error: 'must be a UUID' }).openapi({ description, example });
 
 /**
  * A date-time (RFC 3339) or a date (its start, UTC). Normalised to UTC with millisecond precision,

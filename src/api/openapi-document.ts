@@ -6,6 +6,7 @@ import pino from 'pino';
 import { type Config, loadConfig } from '../config.ts';
 import { createEngine } from '../engine/index.ts';
 import { createApp } from './app.ts';
+import { createGeocoder } from './geocoding.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 
 /** The document for a configuration; by default, the defaults (plain HSDS, per_page 50 / 1000). */
@@ -15,7 +16,13 @@ export function generateOpenApiDocument(config: Config = loadConfig({})) {
     { url: 'http://127.0.0.1:9', prefix: 'unused', requestTimeoutMs: 1000, shards: 1, replicas: 0 },
     logger,
   );
-  const app = createApp({ config, engine, logger, now: () => new Date() });
+  const app = createApp({
+    config,
+    engine,
+    geocoder: createGeocoder(config, engine),
+    logger,
+    now: () => new Date(),
+  });
   return buildOpenApiDocument(app, config);
 }
 

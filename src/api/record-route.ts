@@ -14,6 +14,8 @@ export type RecordEndpoint<Query extends z.ZodObject> = {
   summary: string;
   description: string;
   idDescription: string;
+  /** The id of the official HSDS example record of this kind (documentation, and test clients' first try). */
+  idExample: string;
   schema: z.ZodType;
   responseDescription: string;
   query?: Query;
@@ -33,7 +35,7 @@ export function registerRecordEndpoint<Query extends z.ZodObject>(
     summary: endpoint.summary,
     description: endpoint.description,
     request: {
-      params: z.object({ id: idParam(endpoint.idDescription) }),
+      params: z.object({ id: idParam(endpoint.idDescription, endpoint.idExample) }),
       ...(endpoint.query ? { query: endpoint.query } : {}),
     },
     responses: {

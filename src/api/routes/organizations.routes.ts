@@ -84,6 +84,7 @@ export function registerOrganizationRoutes(app: App, ctx: RouteContext) {
     description:
       "Fully nested organization. Its `services` hold each service's id, name and status (the fields the HSDS organization schema requires), or, with `full_service=true`, the fully nested services.",
     idDescription: 'The id of the organization that the request is intended to retrieve.',
+    idExample: 'd9d5e0f5-d3ce-4f73-9a2f-4dd0ecc6c610',
     schema: organizationFullSchema,
     responseDescription:
       'Fully nested organization with service array that contains simple information which could only contain the service.id.',

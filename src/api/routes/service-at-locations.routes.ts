@@ -71,6 +71,7 @@ export function registerServiceAtLocationRoutes(app: App, ctx: RouteContext) {
     description:
       'Retrieve fully nested service_at_location with all related data with specified id: its location and its service, fully nested. (Some revisions of the specification declare the service schema here; a service_at_location is what this returns.)',
     idDescription: 'The id of the service_at_location that the request is intended to retrieve.',
+    idExample: 'e94c9f38-1e8f-4564-91d4-d53501ab1765',
     schema: serviceAtLocationFullSchema,
     responseDescription: 'Retrieve fully nested service_at_location with all related data with specified id.',
     handle: async (c, id) => c.json(await getRecord(c.get('deps').engine, 'service_at_locations', id), 200),

@@ -92,6 +92,7 @@ export function registerServiceRoutes(app: App, ctx: RouteContext) {
     summary: 'Retrieves a fully nested service with all related data with id.',
     description: 'Retrieve fully nested service with all related data with id.',
     idDescription: 'The id of the service that the request is intended to retrieve.',
+    idExample: 'ac148810-d857-441c-9679-408f346de14b',
     schema: serviceFullSchema,
     responseDescription:
       'A Service matching the {id}, with all related data according to the HSDS Specification for Service.',
