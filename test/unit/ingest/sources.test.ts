@@ -1,0 +1,118 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { hash64, RecentWindow, SeenRecords } from '../../../src/ingest/seen-records.ts';
+import {
+  guessType,
+  readJsonSource,
+  streamJsonArray,
+  typeOfFile,
+} from '../../../src/ingest/sources/json.source.ts';
+import { readTabularSource } from '../../../src/ingest/sources/tabular.source.ts';
+
+async function* chunksOf(text: string, size: number) {
+  for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
+}
+
+describe('streamJsonArray', () => {
+  const items = [{ a: 'x, ] } "quoted" \\ done', b: [1, { c: '[' }] }, { d: null }, 'text', 42, [[]]];
+  const text = ` \n${JSON.stringify(items, null, 2)}\n`;
+
+  it.each([1, 2, 3, 7, 64, 100_000])('splits elements whatever the chunk size (%i)', async (size) => {
+    const out: unknown[] = [];
+    for await (const element of streamJsonArray(chunksOf(text, size))) out.push(JSON.parse(element));
+    expect(out).toEqual(items);
+  });
+
+  it('reports a truncated array and refuses what is not an array', async () => {
+    const read = async (t: string) => {
+      for await (const _ of streamJsonArray(chunksOf(t, 5))) {
+        // drain
+      }
+    };
+    await expect(read('[{"a": 1}, {"b"')).rejects.toThrow('not closed');
+    await expect(read('{"a": 1}')).rejects.toThrow('expected a JSON array');
+  });
+});
+
+describe('JSON sources', () => {
+  it('tell record types from file names, else from the object', () => {
+    expect(typeOfFile('/x/taxonomy_terms.json')).toBe('taxonomy_term');
+    expect(typeOfFile('taxonomies.json')).toBe('taxonomy');
+    expect(typeOfFile('organizations.ndjson')).toBe('organization');
+    expect(typeOfFile('services.ndjson')).toBe('service');
+    expect(typeOfFile('dump.json')).toBeUndefined();
+    expect(guessType({ id: 'x', name: 'n', status: 'active' })).toBe('service');
+    expect(guessType({ id: 'x', name: 'n', services: [] })).toBe('organization');
+    expect(guessType({ id: 'x', name: 'n', taxonomy_detail: {} })).toBe('taxonomy_term');
+  });
+
+  it('read arrays, NDJSON with line numbers, Pages and single objects from a folder', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hsds-json-'));
+    await writeFile(join(dir, 'taxonomies.json'), JSON.stringify([{ id: 't1', name: 'T' }]));
+    await writeFile(
+      join(dir, 'services.ndjson'),
+      '{"id":"s1","name":"A","status":"active"}\n\n{broken\n{"id":"s2"}\n',
+    );
+    await writeFile(
+      join(dir, 'page.json'),
+      JSON.stringify({ total_items: 1, contents: [{ id: 'o1', name: 'O', website: 'x' }] }),
+    );
+    const items = [];
+    for await (const item of readJsonSource(dir)) items.push(item);
+    expect(
+      items.map((i) =>
+        i.kind === 'issue' ? `issue ${i.issue.source}` : `${i.type} ${i.origin.slice(dir.length + 1)}`,
+      ),
+    ).toEqual([
+      'taxonomy taxonomies.json[0]',
+      'organization page.json#contents[0]',
+      'service services.ndjson:1',
+      `issue ${join(dir, 'services.ndjson')}:3`,
+      'service services.ndjson:4',
+    ]);
+  });
+});
+
+describe('tabular sources', () => {
+  it('read the official package, parents first, rows coerced, with line numbers', async () => {
+    const items = [];
+    for await (const item of readTabularSource('test/fixtures/hsds/examples/csv')) items.push(item);
+    expect(items.every((i) => i.kind === 'row')).toBe(true);
+    expect(items).toHaveLength(24);
+    const [first] = items;
+    expect(first).toMatchObject({ kind: 'row', type: 'organization', row: { year_incorporated: 2011 } });
+    expect(first?.kind === 'row' && first.origin.endsWith('organizations.csv:2')).toBe(true);
+  });
+});
+
+describe('SeenRecords', () => {
+  it('remembers hashes of many keys in typed arrays (at most 48 bytes a key), and tells them apart', () => {
+    const seen = new SeenRecords(16);
+    for (let i = 0; i < 200_000; i++) seen.set(`service:${i}`, { content: i, links: i * 2 });
+    expect(seen.size).toBe(200_000);
+    expect(seen.get('service:12345')).toEqual({ content: 12345, links: 24690 });
+    expect(seen.get('service:200000')).toBeUndefined();
+    seen.set('service:12345', { content: 1, links: 2 });
+    expect(seen.size).toBe(200_000);
+    expect(seen.get('service:12345')).toEqual({ content: 1, links: 2 });
+    expect(seen.bytes).toBeLessThanOrEqual(200_000 * 48);
+  });
+
+  it('hashes differently for near keys', () => {
+    expect(hash64('phone:a')).not.toEqual(hash64('phone:b'));
+    expect(hash64('unit:8896b788')).not.toEqual(hash64('service_capacity:8896b788'));
+  });
+
+  it('keeps only the most recent entries of the window', () => {
+    const window = new RecentWindow<number>(2);
+    window.set('a', 1);
+    window.set('b', 2);
+    window.set('a', 3);
+    window.set('c', 4);
+    expect(window.get('b')).toBeUndefined();
+    expect(window.get('a')).toBe(3);
+    expect(window.get('c')).toBe(4);
+  });
+});
