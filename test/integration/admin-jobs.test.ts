@@ -89,7 +89,7 @@ describe('admin routes', () => {
     expect(second.status).toBe(409);
     expect(second.headers.get('content-type')).toContain('application/problem+json');
     expect(second.headers.get('location')).toBe(`/admin/jobs/${job.id}`);
-    expect((await second.json()).detail).toContain(job.id);
+    expect(((await second.json()) as { detail: string }).detail).toContain(job.id);
 
     open();
     const done = await waitFor(app, job.id);
@@ -134,7 +134,10 @@ describe('admin routes', () => {
   });
 
   it('appear in the OpenAPI document with their security scheme', async () => {
-    const doc = await (await adminApp(createReindexJobs(engine)).request('/openapi.json')).json();
+    const doc = (await (await adminApp(createReindexJobs(engine)).request('/openapi.json')).json()) as {
+      paths: Record<string, unknown>;
+      components: { securitySchemes: Record<string, unknown> };
+    };
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/admin/reindex', '/admin/jobs/{id}']));
     expect(doc.components.securitySchemes.adminToken).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
