@@ -101,18 +101,30 @@ export async function openSnapshot(engine: Engine, keepAlive = '10m'): Promise<S
 
 type Hit = { _source: RecordStoreDocument; sort: unknown[] };
 
+/** `key`: table and id order. `group`: records of one group (a service's organization) together. */
+export type RecordOrder = 'key' | 'group' | 'none';
+
+const sorts: Record<RecordOrder, unknown[] | undefined> = {
+  key: [{ key: 'asc' }],
+  group: [{ group: { order: 'asc', missing: '_last' } }, { key: 'asc' }],
+  none: undefined,
+};
+
 async function searchPage(
   engine: Engine,
   snapshot: Snapshot | undefined,
   query: Record<string, unknown>,
   size: number,
   after: unknown[] | undefined,
-  sorted = true,
+  order: RecordOrder = 'key',
 ): Promise<Hit[]> {
+  const sort = sorts[order];
   const body = {
     size,
     query,
-    ...(sorted ? { sort: [{ key: 'asc' }] } : {}),
+    // What reindex does not need stays on the engine.
+    _source: { excludes: ['source'] },
+    ...(sort ? { sort } : {}),
     ...(after ? { search_after: after } : {}),
     ...(snapshot ? { pit: { id: snapshot.pitId, keep_alive: '10m' } } : {}),
     track_total_hits: false,
@@ -129,12 +141,12 @@ async function searchPage(
 export async function* scanRecords(
   engine: Engine,
   query: Record<string, unknown>,
-  options: { snapshot?: Snapshot; pageSize?: number } = {},
+  options: { snapshot?: Snapshot; pageSize?: number; order?: Exclude<RecordOrder, 'none'> } = {},
 ): AsyncGenerator<RecordStoreDocument[]> {
   const size = options.pageSize ?? 1000;
   let after: unknown[] | undefined;
   for (;;) {
-    const hits = await searchPage(engine, options.snapshot, query, size, after);
+    const hits = await searchPage(engine, options.snapshot, query, size, after, options.order ?? 'key');
     if (hits.length > 0) yield hits.map((h) => h._source);
     if (hits.length < size) return;
     after = hits[hits.length - 1]!.sort;
@@ -145,7 +157,7 @@ export async function* scanRecords(
 export const scanRecordsOfType = (
   engine: Engine,
   types: readonly string[],
-  options: { snapshot?: Snapshot; pageSize?: number } = {},
+  options: { snapshot?: Snapshot; pageSize?: number; order?: Exclude<RecordOrder, 'none'> } = {},
 ) => scanRecords(engine, { bool: { filter: [{ terms: { type: types } }] } }, options);
 
 // A terms query takes up to 65,536 values; smaller chunks keep requests and answers moderate.
@@ -165,7 +177,7 @@ async function collect(
     const query = { bool: { filter: [{ terms: { [field]: chunk } }] } };
     // Most answers fit one unsorted page (sorting costs the engine more than the search); only a
     // full page is read again, sorted and paged.
-    const hits = await searchPage(engine, snapshot, query, MAX_PAGE, undefined, false);
+    const hits = await searchPage(engine, snapshot, query, MAX_PAGE, undefined, 'none');
     if (hits.length < MAX_PAGE) {
       for (const hit of hits) found.push(hit._source);
       continue;

@@ -20,6 +20,11 @@ export type RecordStoreDocument = {
   /** Where the record was last imported from: a file path or a URL. */
   source: string;
   parent_ids: string[];
+  /**
+   * Records read together by reindex: a service's organization id, so the services of one
+   * organization land in one batch and its subtree is fetched once.
+   */
+  group?: string;
   record: Record<string, unknown>;
   geometry?: AreaGeometry;
 };
@@ -32,6 +37,7 @@ export const recordStoreMapping = {
     id: keyword,
     source: keyword,
     parent_ids: keyword,
+    group: keyword,
     record: storedOnly,
     geometry: storedOnly,
   },
@@ -51,6 +57,9 @@ export function toRecordStoreDocument(
     id,
     source,
     parent_ids: parentIds,
+    ...(type === 'service' && typeof record.organization_id === 'string'
+      ? { group: record.organization_id }
+      : {}),
     record,
     ...(geometry ? { geometry } : {}),
   };

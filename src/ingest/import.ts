@@ -29,7 +29,7 @@ import { toRecordStoreDocument } from '../index-mapping/record-store.document.ts
 import { type FlatRecord, flattenNested, flattenRow, type Issue } from './flatten.ts';
 import { type ImportSummary, IssueLog, type SourceKind } from './import-report.ts';
 import { linkFieldsOf, parentIdsOf, recordKey } from './nesting.ts';
-import { hash32, RecentWindow, SeenRecords } from './seen-records.ts';
+import { hashRecord, RecentWindow, SeenRecords } from './seen-records.ts';
 import { readJsonSource } from './sources/json.source.ts';
 import { type HarvestOptions, readRemoteSource } from './sources/remote.source.ts';
 import type { SourceItem } from './sources/source.ts';
@@ -107,9 +107,6 @@ function splitLinks(type: RecordType, record: Record<string, unknown>) {
   return { content, links };
 }
 
-const sortedJson = (object: Record<string, unknown>) =>
-  JSON.stringify(Object.fromEntries(Object.entries(object).sort(([a], [b]) => (a < b ? -1 : 1))));
-
 export async function importSource(
   engine: Engine,
   location: string,
@@ -167,9 +164,7 @@ export async function importSource(
 
     const accept = async (flat: FlatRecord, origin: string) => {
       const key = recordKey(flat.type, flat.id);
-      const { content, links: linkValues } = splitLinks(flat.type, flat.record);
-      const contentHash = hash32(JSON.stringify(content));
-      const linksHash = hash32(sortedJson(linkValues));
+      const { content: contentHash, links: linksHash } = hashRecord(flat.record, linkFieldsOf(flat.type));
       const prior = seen.get(key);
       if (!prior) {
         seen.set(key, { content: contentHash, links: linksHash });
@@ -189,6 +184,7 @@ export async function importSource(
         const stored = (await getRecords(engine, [key])).get(key);
         earlier = stored ? { record: stored.record, origin: 'earlier in this import' } : undefined;
       }
+      const linkValues = splitLinks(flat.type, flat.record).links;
       const before = earlier ? splitLinks(flat.type, earlier.record).links : {};
       const conflicts = Object.keys(linkValues).filter(
         (field) => before[field] !== undefined && before[field] !== linkValues[field],
@@ -210,8 +206,7 @@ export async function importSource(
       }
       const merged = { ...flat.record };
       for (const field in before) if (merged[field] === undefined) merged[field] = before[field];
-      const mergedLinks = splitLinks(flat.type, merged).links;
-      seen.set(key, { content: contentHash, links: hash32(sortedJson(mergedLinks)) });
+      seen.set(key, hashRecord(merged, linkFieldsOf(flat.type)));
       window.set(key, { record: merged, origin });
       await write(flat, merged, prior.content !== contentHash);
       await spoolLinks(flat, origin);

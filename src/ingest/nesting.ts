@@ -161,8 +161,14 @@ export const recordKey = (type: string, id: string) => `${type}:${id}`;
  * compared, when the same id is met again.
  */
 export function linkFieldsOf(type: RecordType): ReadonlySet<string> {
-  const fields = new Set(parentFieldsOf(type).keys());
-  if (type === 'attribute') fields.add('link_id').add('link_entity');
-  if (type === 'metadata') fields.add('resource_id').add('resource_type');
+  let fields = linkFieldsCache.get(type);
+  if (!fields) {
+    fields = new Set(parentFieldsOf(type).keys());
+    if (type === 'attribute') fields.add('link_id').add('link_entity');
+    if (type === 'metadata') fields.add('resource_id').add('resource_type');
+    linkFieldsCache.set(type, fields);
+  }
   return fields;
 }
+
+const linkFieldsCache = new Map<RecordType, Set<string>>();

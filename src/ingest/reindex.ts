@@ -49,17 +49,50 @@ export type ReindexReport = ReadIndicesReport & {
   records: number;
   /** References to records the store does not hold (e.g. a location that was never imported). */
   unresolved_references: number;
+  /** Records read to reassemble the batches (shared ones count again in every batch that reads them). */
+  records_read: number;
+  /** Join queries sent (children and references). */
+  join_queries: number;
 };
+
+/**
+ * Records that many batches refer to and that never nest anything big (taxonomies, terms and the
+ * metadata under them), kept across batches with what is nested under them. Bounded: a directory
+ * has a few hundred terms, a large taxonomy some thousands.
+ */
+class SharedRecords {
+  private readonly docs = new Map<string, { doc: RecordStoreDocument; children: RecordStoreDocument[] }>();
+  private readonly limit: number;
+
+  constructor(limit = 20_000) {
+    this.limit = limit;
+  }
+
+  static isShared(doc: RecordStoreDocument): boolean {
+    return doc.type === 'taxonomy_term' || doc.type === 'taxonomy';
+  }
+
+  get(key: string) {
+    return this.docs.get(key);
+  }
+
+  remember(doc: RecordStoreDocument, graph: RecordGraph): void {
+    if (this.docs.size >= this.limit || this.docs.has(doc.key)) return;
+    this.docs.set(doc.key, { doc, children: [...graph.childrenOf(doc.id)] });
+  }
+}
 
 /** Fetches everything nested under, or referred to by, the seed records into one graph. */
 async function expand(
   engine: Engine,
   seeds: RecordStoreDocument[],
   snapshot: Snapshot,
-  stats: { unresolved: number },
+  stats: { unresolved: number; read: number; queries: number },
+  shared: SharedRecords,
 ): Promise<RecordGraph> {
   const graph = new RecordGraph();
   const expanded = new Set<string>();
+  const toRemember: RecordStoreDocument[] = [];
   let frontier = seeds.filter((doc) => graph.add(doc));
   while (frontier.length > 0) {
     const parentIds = new Set<string>();
@@ -70,23 +103,49 @@ async function expand(
       }
     }
     const wanted = new Set<string>();
+    const next: RecordStoreDocument[] = [];
     for (const doc of frontier) {
-      for (const key of referenceKeysOf(doc)) if (!graph.byKey.has(key)) wanted.add(key);
+      for (const key of referenceKeysOf(doc)) {
+        if (graph.byKey.has(key) || wanted.has(key)) continue;
+        const cached = shared.get(key);
+        if (!cached) {
+          wanted.add(key);
+          continue;
+        }
+        // A shared record comes with what is nested under it, so it needs no query of its own.
+        graph.add(cached.doc);
+        expanded.add(cached.doc.id);
+        const ids = new Set([cached.doc.id]);
+        for (const child of cached.children) {
+          graph.add(child);
+          graph.addChild(child, ids);
+          expanded.add(child.id);
+        }
+        next.push(cached.doc);
+      }
     }
     const [children, referenced] = await Promise.all([
       parentIds.size > 0 ? findChildren(engine, [...parentIds], snapshot) : [],
       wanted.size > 0 ? findByKeys(engine, [...wanted], snapshot) : [],
     ]);
     stats.unresolved += wanted.size - referenced.length;
-    const next: RecordStoreDocument[] = [];
+    stats.read += children.length + referenced.length;
+    stats.queries += (parentIds.size > 0 ? 1 : 0) + (wanted.size > 0 ? 1 : 0);
     for (const child of children) {
       graph.addChild(child, parentIds);
       if (graph.add(child)) next.push(child);
       else graph.addChild(graph.byKey.get(child.key)!, parentIds);
     }
-    for (const doc of referenced) if (graph.add(doc)) next.push(doc);
+    for (const doc of referenced) {
+      if (graph.add(doc)) next.push(doc);
+      if (SharedRecords.isShared(doc)) toRemember.push(doc);
+    }
+    // Cached records' own references (a term's taxonomy) still need resolving: keep them in the
+    // frontier, but not those whose children came from the cache (already expanded).
     frontier = next;
   }
+  // Fetched shared records are complete now (their metadata came in a later round): remember them.
+  for (const doc of toRemember) shared.remember(doc, graph);
   return graph;
 }
 
@@ -96,24 +155,45 @@ export async function reindex(engine: Engine, options: ReindexOptions = {}): Pro
   const records = await countRecords(engine);
   const snapshot = await openSnapshot(engine);
   const batchSize = options.batchSize ?? 500;
-  const stats = { unresolved: 0 };
+  const stats = { unresolved: 0, read: 0, queries: 0 };
   // The geometries of the service areas of the batch being written (stored at import).
   let geometries = new Map<string, AreaGeometry>();
   const pageOptions = { snapshot, pageSize: batchSize };
 
+  const shared = new SharedRecords();
+
+  /**
+   * The records of a type, nested, batch by batch. The next batch is fetched while the current
+   * one is written (one batch ahead, so memory stays at two batches); services are read in
+   * organization order so each organization's records are fetched once.
+   */
   async function* nestedOfType<T>(type: string): AsyncGenerator<T> {
-    for await (const page of scanRecordsOfType(engine, [type], pageOptions)) {
+    const pages = scanRecordsOfType(engine, [type], {
+      snapshot,
+      pageSize: batchSize,
+      order: type === 'service' ? 'group' : 'key',
+    });
+    const load = async () => {
+      const page = await pages.next();
+      if (page.done) return undefined;
+      return { page: page.value, graph: await expand(engine, page.value, snapshot, stats, shared) };
+    };
+    let next = load();
+    for (;;) {
       options.signal?.throwIfAborted();
-      const graph = await expand(engine, page, snapshot, stats);
+      const batch = await next;
+      if (!batch) return;
+      next = load();
+      // Keep the prefetch's rejection observed until it is awaited.
+      next.catch(() => {});
       const batchGeometries = new Map<string, AreaGeometry>();
       const nestOptions = {
         onServiceArea: (doc: RecordStoreDocument) => {
           if (doc.geometry) batchGeometries.set(doc.id, doc.geometry);
         },
       };
-      const nested = page.map((doc) => nestRecord(graph, doc, nestOptions) as T);
       geometries = batchGeometries;
-      yield* nested;
+      for (const doc of batch.page) yield nestRecord(batch.graph, doc, nestOptions) as T;
     }
   }
 
@@ -135,7 +215,13 @@ export async function reindex(engine: Engine, options: ReindexOptions = {}): Pro
         ...(options.bulk ? { bulk: options.bulk } : {}),
       },
     );
-    return { ...report, records, unresolved_references: stats.unresolved };
+    return {
+      ...report,
+      records,
+      unresolved_references: stats.unresolved,
+      records_read: stats.read,
+      join_queries: stats.queries,
+    };
   } finally {
     await snapshot.close();
   }

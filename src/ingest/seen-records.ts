@@ -134,3 +134,45 @@ export class RecentWindow<T> {
     }
   }
 }
+
+const FNV_PRIME = 0x01000193;
+
+function mixString(h: number, text: string): number {
+  let x = h;
+  for (let i = 0; i < text.length; i++) x = Math.imul(x ^ text.charCodeAt(i), FNV_PRIME);
+  return x;
+}
+
+function mixValue(h: number, value: unknown): number {
+  switch (typeof value) {
+    case 'string':
+      return mixString(Math.imul(h ^ 0x73, FNV_PRIME), value);
+    case 'number':
+    case 'boolean':
+      return mixString(Math.imul(h ^ 0x6e, FNV_PRIME), String(value));
+    default:
+      // Extension fields may hold objects; rare enough to serialise.
+      return mixString(Math.imul(h ^ 0x6f, FNV_PRIME), JSON.stringify(value) ?? 'undefined');
+  }
+}
+
+/**
+ * Hashes of a flat record's content and of its parent links, in one pass and without building
+ * strings (this runs for every record met, repeats included). Links are hashed in any order.
+ */
+export function hashRecord(
+  record: Record<string, unknown>,
+  linkFields: ReadonlySet<string>,
+): { content: number; links: number } {
+  let content = 0x811c9dc5;
+  let links = 0;
+  for (const key in record) {
+    const value = record[key];
+    if (linkFields.has(key)) {
+      links = (links + (mixValue(mixString(0x811c9dc5, key), value) >>> 0)) >>> 0;
+    } else {
+      content = mixValue(mixString(content, key), value);
+    }
+  }
+  return { content: content >>> 0, links };
+}

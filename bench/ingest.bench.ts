@@ -1,0 +1,197 @@
+/**
+ * `npm run bench:ingest -- --services 100000 [--runs 3] [--seed 1] [--also 300000]`
+ *
+ * End-to-end ingest on a synthetic directory: import (records store) plus reindex (read indices),
+ * against the floor, the time to bulk-index just the final service documents directly, and the
+ * direct build of every read index from the nested services (no records store). Each run is a
+ * child process, so its memory is its own: peak RSS sampled every 25 ms, and the kernel's maxRSS.
+ * With --also, the same pipeline runs on a second size and the growth of peak RSS is reported.
+ *
+ * Engine: OPENSEARCH_URL, else the local engine on ENGINE_PORT (default 9200), started if needed.
+ * Results: printed, and written as JSON to bench/results/ (git-ignored).
+ *
+ * Targets (2-core machine, engine beside it): >= 1,000 services/s end to end; within 3x of the
+ * floor; peak RSS < 400 MB at 100,000 services, growing < 25% from 100,000 to 300,000.
+ */
+import { spawn } from 'node:child_process';
+import { cpus, totalmem } from 'node:os';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import engineVersion from '../engine/version.json' with { type: 'json' };
+import { openBenchEngine } from './lib/bench-engine.ts';
+import { type Dataset, ensureSyntheticDataset } from './lib/datasets.ts';
+import { formatTable, median, writeResults } from './lib/results.ts';
+
+const { values } = parseArgs({
+  options: {
+    services: { type: 'string', default: '100000' },
+    also: { type: 'string' },
+    runs: { type: 'string', default: '1' },
+    seed: { type: 'string', default: '1' },
+    batch: { type: 'string' },
+    concurrency: { type: 'string' },
+    'flush-bytes': { type: 'string' },
+    'skip-direct': { type: 'boolean', default: false },
+  },
+});
+
+const log = (line: string) => console.error(line);
+type Run = {
+  mode: string;
+  total_ms: number;
+  import_ms?: number;
+  reindex_ms?: number;
+  peak_rss: number;
+  max_rss: number;
+  node_cpu_ms: number;
+  engine_cpu_ms?: number;
+  records?: number;
+  records_read?: number;
+  counts: Record<string, number>;
+};
+
+function runChild(mode: string, url: string, dataset: Dataset): Promise<Run> {
+  const args = [
+    'bench/lib/ingest-run.ts',
+    mode,
+    '--url',
+    url,
+    '--prefix',
+    'bench-ingest',
+    '--source',
+    dataset.dir,
+  ];
+  for (const option of ['batch', 'concurrency', 'flush-bytes'] as const) {
+    if (values[option]) args.push(`--${option}`, values[option]);
+  }
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let result: Run | undefined;
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      if (line.startsWith('{')) result = JSON.parse(line) as Run;
+    });
+    child.on('exit', (code) =>
+      code === 0 && result ? resolve(result) : reject(new Error(`${mode} run exited with ${code}`)),
+    );
+  });
+}
+
+const mb = (bytes: number) => (bytes / 1e6).toFixed(0);
+const s = (ms: number) => (ms / 1000).toFixed(1);
+
+async function measure(url: string, services: number, runs: number) {
+  const dataset = await ensureSyntheticDataset(services, Number(values.seed), log);
+  const pipeline: Run[] = [];
+  const floor: Run[] = [];
+  const direct: Run[] = [];
+  for (let i = 0; i < runs; i++) {
+    log(`[${services}] run ${i + 1}/${runs}: import + reindex...`);
+    pipeline.push(await runChild('pipeline', url, dataset));
+    log(`[${services}] run ${i + 1}/${runs}: floor (service documents only)...`);
+    floor.push(await runChild('floor', url, dataset));
+    if (!values['skip-direct']) {
+      log(`[${services}] run ${i + 1}/${runs}: every read index straight from the nested services...`);
+      direct.push(await runChild('direct', url, dataset));
+    }
+  }
+  const m = (list: Run[], pick: (r: Run) => number | undefined) => median(list.map((r) => pick(r) ?? 0));
+  return {
+    services,
+    organizations: dataset.organizations,
+    dataset_mb: dataset.bytes / 1e6,
+    runs,
+    median: {
+      import_ms: m(pipeline, (r) => r.import_ms),
+      reindex_ms: m(pipeline, (r) => r.reindex_ms),
+      total_ms: m(pipeline, (r) => r.total_ms),
+      services_per_s: services / (m(pipeline, (r) => r.total_ms) / 1000),
+      floor_ms: m(floor, (r) => r.total_ms),
+      floor_ratio: m(pipeline, (r) => r.total_ms) / m(floor, (r) => r.total_ms),
+      direct_ms: direct.length ? m(direct, (r) => r.total_ms) : undefined,
+      peak_rss: m(pipeline, (r) => r.peak_rss),
+      max_rss: m(pipeline, (r) => r.max_rss),
+      node_cpu_ms: m(pipeline, (r) => r.node_cpu_ms),
+      engine_cpu_ms: m(pipeline, (r) => r.engine_cpu_ms),
+      floor_engine_cpu_ms: m(floor, (r) => r.engine_cpu_ms),
+    },
+    records: pipeline[0]?.records,
+    records_read: pipeline[0]?.records_read,
+    counts: pipeline[0]?.counts,
+    pipeline,
+    floor,
+    direct,
+  };
+}
+
+const engine = await openBenchEngine(log);
+try {
+  const sizes = [Number(values.services), ...(values.also ? [Number(values.also)] : [])];
+  const results = [];
+  for (const size of sizes) results.push(await measure(engine.url, size, Number(values.runs)));
+
+  const rows: (string | number)[][] = [
+    [
+      'services',
+      'import s',
+      'reindex s',
+      'total s',
+      'services/s',
+      'floor s',
+      'x floor',
+      'direct s',
+      'peak RSS MB',
+      'maxRSS MB',
+      'node CPU s',
+      'engine CPU s',
+    ],
+  ];
+  for (const r of results) {
+    const x = r.median;
+    rows.push([
+      r.services,
+      s(x.import_ms),
+      s(x.reindex_ms),
+      s(x.total_ms),
+      x.services_per_s.toFixed(0),
+      s(x.floor_ms),
+      x.floor_ratio.toFixed(2),
+      x.direct_ms === undefined ? '-' : s(x.direct_ms),
+      mb(x.peak_rss),
+      mb(x.max_rss),
+      s(x.node_cpu_ms),
+      s(x.engine_cpu_ms),
+    ]);
+  }
+  console.log(
+    `\nIngest benchmark (medians of ${values.runs} run(s); ${cpus().length} CPUs, ${mb(totalmem())} MB RAM, OpenSearch ${engineVersion.opensearch})\n`,
+  );
+  console.log(formatTable(rows));
+
+  const first = results[0]!.median;
+  const growth = results[1] ? results[1].median.peak_rss / first.peak_rss - 1 : undefined;
+  const targets = [
+    ['>= 1,000 services/s end to end', first.services_per_s >= 1000, `${first.services_per_s.toFixed(0)}/s`],
+    ['within 3x of the floor', first.floor_ratio <= 3, `${first.floor_ratio.toFixed(2)}x`],
+    ...(results[0]!.services === 100_000
+      ? [['peak RSS < 400 MB at 100,000 services', first.peak_rss < 400e6, `${mb(first.peak_rss)} MB`]]
+      : []),
+    ...(growth !== undefined
+      ? [[`peak RSS grows < 25% to ${results[1]!.services}`, growth < 0.25, `${(growth * 100).toFixed(1)}%`]]
+      : []),
+  ] as [string, boolean, string][];
+  console.log(
+    `\n${targets.map(([what, ok, value]) => `${ok ? 'PASS' : 'MISS'}  ${what}: ${value}`).join('\n')}`,
+  );
+  const file = writeResults('ingest', {
+    date: new Date().toISOString(),
+    machine: { cpus: cpus().length, memory_mb: Math.round(totalmem() / 1e6), node: process.version },
+    engine: { url: engine.url, version: engineVersion.opensearch },
+    options: values,
+    results,
+    growth,
+    targets: targets.map(([what, ok, value]) => ({ what, ok, value })),
+  });
+  console.log(`\nresults: ${file}`);
+} finally {
+  await engine.stop();
+}
