@@ -8,6 +8,7 @@ import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { EngineNotFoundError, EngineUnavailableError } from '../engine/index.ts';
 import type { AppDeps } from './deps.ts';
+import { GEOCODE_HEADER_NAMES } from './geo-params.ts';
 import { registerOpenApi } from './openapi.ts';
 import { ApiProblem, type ParameterError, problemResponse } from './problem.ts';
 import { routeContext } from './route-context.ts';
@@ -61,7 +62,10 @@ export function createApp(deps: AppDeps): App {
     else logger.info(line, 'request');
   });
   // Reads are public (ORUK compliance asks for `*` and no API keys); admin routes use a bearer token.
-  app.use('*', cors({ origin: '*', exposeHeaders: ['Content-Type'] }));
+  app.use(
+    '*',
+    cors({ origin: '*', exposeHeaders: ['Content-Type', 'Retry-After', ...GEOCODE_HEADER_NAMES] }),
+  );
 
   registerRootRoutes(app);
   const routes = routeContext(deps.config);
@@ -78,7 +82,10 @@ export function createApp(deps: AppDeps): App {
 
   app.onError((error, c) => {
     const path = c.req.path;
-    if (error instanceof ApiProblem) return problemResponse(error, path);
+    if (error instanceof ApiProblem) {
+      // A 503 is temporary by definition: tell clients when to try again.
+      return problemResponse(error, path, error.status === 503 ? { 'retry-after': '5' } : {});
+    }
     if (error instanceof EngineUnavailableError) {
       logger.error({ err: error.message, path }, 'search engine unavailable');
       return problemResponse(

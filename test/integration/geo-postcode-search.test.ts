@@ -284,8 +284,14 @@ describe('postcode search through postcodes.io', () => {
       const down = await expectProblem(app, '/service_at_locations?postcode=AB12%203LE', 503);
       expect(down).toMatchObject({ type: expect.stringMatching(/geocoder-unavailable$/) });
       expect((down as { detail?: string }).detail).toMatch(/postcodes-io: .*ECONNREFUSED/);
-      // What the cache knows is still answered.
-      expect((await app.request('/service_at_locations?postcode=AB11%205BS')).status).toBe(200);
+      const raw = await app.request('/service_at_locations?postcode=AB12%203LE');
+      expect(raw.headers.get('retry-after')).toBe('5');
+      // What the cache knows is still answered, and browsers may read how the postcode was placed.
+      const cached = await app.request('/service_at_locations?postcode=AB11%205BS', {
+        headers: { origin: 'https://signpost.example.org' },
+      });
+      expect(cached.status).toBe(200);
+      expect(cached.headers.get('access-control-expose-headers')).toContain('Postcode-Precision');
 
       await fake.setMode('error');
       const failing = await expectProblem(app, '/service_at_locations?postcode=AB12%203LE', 503);
