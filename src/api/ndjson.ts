@@ -8,27 +8,27 @@
  * proper 503 rather than a 200 cut short.
  */
 import type { Logger } from 'pino';
-import type { JsonRecord, StreamBatch } from '../engine/search.ts';
+import type { StreamBatch, TextBatch } from '../engine/search.ts';
 
 export const NDJSON_CONTENT_TYPE = 'application/x-ndjson';
 
 type Encoder = {
   /** Text before the first record. */
   head?: (total: number) => string;
-  /** The records of one batch; `first` tells whether anything was written before. */
-  batch: (records: JsonRecord[], first: boolean) => string;
+  /** The records of one batch (JSON texts); `first` tells whether anything was written before. */
+  batch: (records: string[], first: boolean) => string;
   /** Text after the last record. */
   tail?: () => string;
 };
 
 async function streamResponse(
-  batches: AsyncGenerator<StreamBatch, void, undefined>,
+  batches: AsyncGenerator<TextBatch, void, undefined>,
   encoder: Encoder,
   contentType: string,
   logger: Logger,
 ): Promise<Response> {
   const utf8 = new TextEncoder();
-  let first: IteratorResult<StreamBatch, void> | undefined;
+  let first: IteratorResult<TextBatch, void> | undefined;
   try {
     first = await batches.next();
   } catch (error) {
@@ -56,7 +56,7 @@ async function streamResponse(
               controller.close();
               return;
             }
-            const records = next.value.records;
+            const records = next.value.texts;
             const text = head + (records.length > 0 ? encoder.batch(records, !wroteRecords) : '');
             head = '';
             if (records.length > 0) wroteRecords = true;
@@ -82,15 +82,31 @@ async function streamResponse(
   return new Response(body, { status: 200, headers: { 'content-type': contentType } });
 }
 
-const lines = (records: JsonRecord[]) => {
+// A record stored compactly is one line already; anything else is made so.
+const oneLine = (text: string) => (text.includes('\n') ? JSON.stringify(JSON.parse(text)) : text);
+
+const lines = (records: string[]) => {
   let text = '';
-  for (const record of records) text += `${JSON.stringify(record)}\n`;
+  for (const record of records) text += `${oneLine(record)}\n`;
   return text;
 };
 
+/** Parsed records (those the API changed: distances, nested services) as texts. */
+export async function* asTexts(
+  batches: AsyncGenerator<StreamBatch, void, undefined>,
+): AsyncGenerator<TextBatch, void, undefined> {
+  try {
+    for await (const batch of batches) {
+      yield { total: batch.total, texts: batch.records.map((record) => JSON.stringify(record)) };
+    }
+  } finally {
+    await batches.return(undefined);
+  }
+}
+
 /** `format=ndjson`: one JSON object a line. */
 export function ndjsonResponse(
-  batches: AsyncGenerator<StreamBatch, void, undefined>,
+  batches: AsyncGenerator<TextBatch, void, undefined>,
   logger: Logger,
 ): Promise<Response> {
   return streamResponse(batches, { batch: lines }, NDJSON_CONTENT_TYPE, logger);
@@ -101,7 +117,7 @@ export function ndjsonResponse(
  * time gives the exact count before the first item, so the page's header is written first.
  */
 export function wholePageResponse(
-  batches: AsyncGenerator<StreamBatch, void, undefined>,
+  batches: AsyncGenerator<TextBatch, void, undefined>,
   logger: Logger,
 ): Promise<Response> {
   return streamResponse(
@@ -110,7 +126,7 @@ export function wholePageResponse(
       head: (total) =>
         `{"total_items":${total},"total_pages":${total > 0 ? 1 : 0},"page_number":1,"size":${total},` +
         `"first_page":true,"last_page":true,"empty":${total === 0},"contents":[`,
-      batch: (records, first) => (first ? '' : ',') + records.map((r) => JSON.stringify(r)).join(','),
+      batch: (records, first) => (first ? '' : ',') + records.join(','),
       tail: () => ']}',
     },
     'application/json',

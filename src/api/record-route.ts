@@ -53,3 +53,7 @@ export function registerRecordEndpoint<Query extends z.ZodObject>(
     return endpoint.handle(c, valid('param').id, (endpoint.query ? valid('query') : {}) as z.output<Query>);
   }) as never);
 }
+
+/** A 200 whose body is JSON text already (a record as stored). */
+export const jsonText = (c: Context<AppEnv>, text: string) =>
+  c.body(text, 200, { 'content-type': 'application/json' });

@@ -9,12 +9,21 @@
  * one batch ahead of the consumer, and always release the point in time, including when the
  * consumer stops early (a client that disconnects).
  */
+
+import { errors } from '@opensearch-project/opensearch';
+import type { TransportRequestOptions } from '@opensearch-project/opensearch/lib/Transport.js';
 import type { ReadIndex } from '../index-mapping/read-indices.mapping.ts';
 import { RESULT_WINDOW, type SearchRequest } from '../index-mapping/search.query.ts';
 import { type Engine, engineCall } from './engine.ts';
-import { EngineNotFoundError } from './errors.ts';
+import { EngineNotFoundError, translateEngineError } from './errors.ts';
+import { sliceGetRecord, sliceSearchHits } from './raw-json.ts';
 
 export type JsonRecord = Record<string, unknown>;
+
+// Reads send small bodies to an engine that is usually near: gzipping them costs more CPU than
+// it saves (the client gzips request bodies when the engine handle is built with compression).
+// The client's types allow only 'gzip' here; its transport reads `false` as "not this request".
+const READ = { compression: false } as unknown as TransportRequestOptions;
 
 export type PageResult = { total: number; records: JsonRecord[] };
 
@@ -39,10 +48,15 @@ function recordsOf(hits: Hit[], request: SearchRequest): JsonRecord[] {
 /** Sort values travel only when a request turns some into fields. */
 const sortPath = (request: SearchRequest): string[] => (request.sortValues ? ['hits.hits.sort'] : []);
 
-/** A record (the `record` of the document with this id); EngineNotFoundError when there is none. */
+/**
+ * A record (the `record` of the document with this id); EngineNotFoundError when there is none.
+ * The whole `_source` is fetched and `record` taken here: the engine then sends the stored bytes
+ * as they are, where `_source_includes` would make it parse and re-serialise every document
+ * (about 2.5 times fewer lookups a second on the same machine).
+ */
 export async function getRecord(engine: Engine, index: ReadIndex, id: string): Promise<JsonRecord> {
   const { body } = await engineCall(`get ${index}/${id}`, () =>
-    engine.client.get({ index: engine.name(index), id, _source_includes: ['record'] }),
+    engine.client.get({ index: engine.name(index), id }, READ),
   );
   const record = (body._source as { record?: JsonRecord } | undefined)?.record;
   if (!body.found || !record) throw new EngineNotFoundError(`get ${index}/${id}: not found`);
@@ -50,7 +64,7 @@ export async function getRecord(engine: Engine, index: ReadIndex, id: string): P
 }
 
 async function runSearch(engine: Engine, operation: string, params: Record<string, unknown>) {
-  const { body } = await engineCall(operation, () => engine.client.search(params));
+  const { body } = await engineCall(operation, () => engine.client.search(params, READ));
   return body as SearchBody;
 }
 
@@ -170,7 +184,92 @@ export type StreamBatch = {
   records: JsonRecord[];
 };
 
+/** A batch of records as the JSON text the engine stored: written out without being parsed. */
+export type TextBatch = { total: number; texts: string[] };
+
 export type StreamOptions = { batchSize?: number; keepAlive?: string };
+
+type BatchReading<T> = {
+  items: T[];
+  count: number;
+  lastSort: unknown[] | undefined;
+  total?: number;
+  pitId?: string;
+};
+
+/**
+ * Runs a request whose answer is read as text (the client's `asStream`): the caller slices it.
+ * Status codes are checked here, as the client does not when it streams.
+ */
+async function rawRequest(
+  operation: string,
+  call: (options: TransportRequestOptions) => Promise<{ statusCode: number | null; body: unknown }>,
+): Promise<string> {
+  const { status, text } = await engineCall(operation, async () => {
+    const response = await call({ ...READ, asStream: true });
+    const chunks: Buffer[] = [];
+    for await (const chunk of response.body as AsyncIterable<Buffer>) chunks.push(chunk);
+    return { status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') };
+  });
+  if (status >= 400) {
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {}
+    throw translateEngineError(
+      operation,
+      new errors.ResponseError({ body, statusCode: status, headers: {}, warnings: null, meta: {} } as never),
+    );
+  }
+  return text;
+}
+
+/**
+ * The record of a document as the JSON text stored, for responses that pass it through as is.
+ * EngineNotFoundError when there is none.
+ */
+export async function getRecordText(engine: Engine, index: ReadIndex, id: string): Promise<string> {
+  const text = await rawRequest(`get ${index}/${id}`, (options) =>
+    engine.client.get({ index: engine.name(index), id }, options),
+  );
+  const record = sliceGetRecord(text);
+  if (record !== undefined) return record;
+  const parsed = JSON.parse(text) as { found?: boolean; _source?: { record?: unknown } };
+  if (!parsed.found || !parsed._source?.record)
+    throw new EngineNotFoundError(`get ${index}/${id}: not found`);
+  return JSON.stringify(parsed._source.record);
+}
+
+/** Reads a batch as parsed records (with the sort values the request turns into fields). */
+const readParsed =
+  (request: SearchRequest) =>
+  (text: string): BatchReading<JsonRecord> => {
+    const body = JSON.parse(text) as SearchBody;
+    const hits = body.hits?.hits ?? [];
+    return {
+      items: recordsOf(hits, request),
+      count: hits.length,
+      lastSort: hits[hits.length - 1]?.sort,
+      ...(body.hits?.total ? { total: body.hits.total.value } : {}),
+      ...(body.pit_id ? { pitId: body.pit_id } : {}),
+    };
+  };
+
+/** Reads a batch as record texts, sliced out of the response without parsing it. */
+function readTexts(text: string): BatchReading<string> {
+  const sliced = sliceSearchHits(text);
+  if (!sliced) {
+    const parsed = readParsed({ sortValues: undefined } as unknown as SearchRequest)(text);
+    return { ...parsed, items: parsed.items.map((record) => JSON.stringify(record)) };
+  }
+  return {
+    items: sliced.records,
+    count: sliced.records.length,
+    lastSort: sliced.lastSort,
+    ...(sliced.total === undefined ? {} : { total: sliced.total }),
+    ...(sliced.pitId === undefined ? {} : { pitId: sliced.pitId }),
+  };
+}
 
 /**
  * Every match of a search, batch by batch, inside one point in time (a consistent snapshot however
@@ -178,51 +277,83 @@ export type StreamOptions = { batchSize?: number; keepAlive?: string };
  * at most two batches are held. The first batch comes even when there are no matches (total 0).
  * Stopping the iteration (`return()`) releases the point in time.
  */
+async function* walkPointInTime<T>(
+  engine: Engine,
+  request: SearchRequest,
+  options: StreamOptions,
+  read: (text: string) => BatchReading<T>,
+): AsyncGenerator<{ total: number; items: T[] }, void, undefined> {
+  const batchSize = options.batchSize ?? 1000;
+  const keepAlive = options.keepAlive ?? PIT_KEEP_ALIVE;
+  let pitId = await openPit(engine, request.index, keepAlive);
+  if (!pitId) {
+    yield { total: 0, items: [] };
+    return;
+  }
+  let total = 0;
+  const fetchBatch = async (after: unknown[] | undefined) => {
+    const text = await rawRequest(`stream ${request.index}`, (transport) =>
+      engine.client.search(
+        {
+          filter_path: ['hits.total.value', 'hits.hits._source', 'hits.hits.sort', 'pit_id'],
+          body: {
+            pit: { id: pitId as string, keep_alive: keepAlive },
+            query: request.query,
+            sort: request.sort,
+            size: batchSize,
+            _source: sourceOf(request),
+            track_total_hits: after === undefined,
+            ...(after ? { search_after: after } : {}),
+          },
+        } as Record<string, unknown>,
+        transport,
+      ),
+    );
+    const reading = read(text);
+    pitId = reading.pitId ?? pitId;
+    if (after === undefined) total = reading.total ?? 0;
+    return reading;
+  };
+  let pending: Promise<BatchReading<T>> | undefined = fetchBatch(undefined);
+  try {
+    while (pending) {
+      const batch: BatchReading<T> = await pending;
+      pending = undefined;
+      if (batch.count === batchSize) {
+        pending = fetchBatch(batch.lastSort);
+        // A prefetch that fails after the consumer stopped must not become an unhandled rejection.
+        pending.catch(() => {});
+      }
+      yield { total, items: batch.items };
+    }
+  } finally {
+    if (pending) await pending.catch(() => {});
+    if (pitId) await closePit(engine, pitId);
+  }
+}
+
+/** Every match of a search as parsed records (see walkPointInTime). */
 export async function* streamRecords(
   engine: Engine,
   request: SearchRequest,
   options: StreamOptions = {},
 ): AsyncGenerator<StreamBatch, void, undefined> {
-  const batchSize = options.batchSize ?? 1000;
-  const keepAlive = options.keepAlive ?? PIT_KEEP_ALIVE;
-  let pitId = await openPit(engine, request.index, keepAlive);
-  if (!pitId) {
-    yield { total: 0, records: [] };
-    return;
+  for await (const { total, items } of walkPointInTime(engine, request, options, readParsed(request))) {
+    yield { total, records: items };
   }
-  let total = 0;
-  const fetchBatch = async (after: unknown[] | undefined) => {
-    const body = await runSearch(engine, `stream ${request.index}`, {
-      filter_path: ['hits.total.value', 'hits.hits._source', 'hits.hits.sort', 'pit_id'],
-      body: {
-        pit: { id: pitId, keep_alive: keepAlive },
-        query: request.query,
-        sort: request.sort,
-        size: batchSize,
-        _source: sourceOf(request),
-        track_total_hits: after === undefined,
-        ...(after ? { search_after: after } : {}),
-      },
-    });
-    pitId = body.pit_id ?? pitId;
-    if (after === undefined) total = body.hits?.total?.value ?? 0;
-    return body.hits?.hits ?? [];
-  };
-  let pending: Promise<Hit[]> | undefined = fetchBatch(undefined);
-  try {
-    while (pending) {
-      const hits = await pending;
-      pending = undefined;
-      if (hits.length === batchSize) {
-        pending = fetchBatch(hits[hits.length - 1]?.sort);
-        // A prefetch that fails after the consumer stopped must not become an unhandled rejection.
-        pending.catch(() => {});
-      }
-      yield { total, records: recordsOf(hits, request) };
-    }
-  } finally {
-    if (pending) await pending.catch(() => {});
-    if (pitId) await closePit(engine, pitId);
+}
+
+/**
+ * Every match of a search as record texts, never parsed: what a dump writes out. Requests that
+ * turn sort values into fields (distance) need parsed records: use streamRecords for those.
+ */
+export async function* streamRecordTexts(
+  engine: Engine,
+  request: SearchRequest,
+  options: StreamOptions = {},
+): AsyncGenerator<TextBatch, void, undefined> {
+  for await (const { total, items } of walkPointInTime(engine, request, options, readTexts)) {
+    yield { total, texts: items };
   }
 }
 

@@ -67,3 +67,15 @@ export function sortOrder(options: {
 export function pageWindow(page: number, perPage: number): { from: number; size: number } {
   return { from: (page - 1) * perPage, size: perPage };
 }
+
+/**
+ * The order a stream walks in. A dump needs a total order, not a meaningful one, unless the order
+ * is the point (relevance to a search, distance from a postcode): then the list's own order is kept.
+ * Otherwise index order (`_doc`, then the unique id) is the cheapest for the engine to resume from
+ * with `search_after`: no sort values to compare across the whole index for every batch.
+ */
+export function streamOrder(request: SearchRequest): SearchRequest {
+  const meaningful = request.sort.some((clause) => '_score' in clause || '_geo_distance' in clause);
+  if (meaningful) return request;
+  return { ...request, sort: [{ _doc: { order: 'asc' } }, byId] };
+}

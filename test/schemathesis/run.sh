@@ -54,7 +54,8 @@ done
 curl -sf "http://127.0.0.1:$api_port/health" >/dev/null || { echo "the API did not start:"; cat "$WORK/api.log"; exit 1; }
 
 set +e
-timeout --signal=INT "$SECONDS_LIMIT" "$VENV/bin/schemathesis" run "http://127.0.0.1:$api_port/openapi.json" \
+# Run from .data/schemathesis so schemathesis keeps its cache there, out of the work tree.
+(cd "$WORK" && timeout --signal=INT "$SECONDS_LIMIT" venv/bin/schemathesis run "http://127.0.0.1:$api_port/openapi.json" \
   --checks not_a_server_error,response_schema_conformance,status_code_conformance,content_type_conformance \
   --phases examples,coverage,fuzzing \
   --max-examples "${SCHEMATHESIS_MAX_EXAMPLES:-100}" \
@@ -62,7 +63,7 @@ timeout --signal=INT "$SECONDS_LIMIT" "$VENV/bin/schemathesis" run "http://127.0
   --request-timeout 30 \
   --seed 1 \
   --no-color \
-  ${SCHEMATHESIS_ARGS:-}
+  ${SCHEMATHESIS_ARGS:-})
 status=$?
 set -e
 if [ "$status" -eq 124 ] || [ "$status" -eq 130 ]; then

@@ -1,12 +1,12 @@
 import { z } from '@hono/zod-openapi';
-import { getRecord } from '../../engine/search.ts';
+import { getRecordText } from '../../engine/search.ts';
 import { serviceAtLocationFullSchema } from '../../hsds/index.ts';
 import { buildServiceAtLocationSearch } from '../../index-mapping/service-at-location-search.query.ts';
 import type { App } from '../app.ts';
 import { geocodeHeaders, resolveGeoQuery } from '../geo-params.ts';
 import { param, requirePostcodeForProximity, resolvePaging } from '../list-params.ts';
 import { type Enrich, listResponse, registerListEndpoint } from '../list-route.ts';
-import { registerRecordEndpoint } from '../record-route.ts';
+import { jsonText, registerRecordEndpoint } from '../record-route.ts';
 import { serviceAtLocationItemSchema, serviceAtLocationPageSchema } from '../response-schemas.ts';
 import type { RouteContext } from '../route-context.ts';
 import { toServiceFilters, ukServiceParams } from './services.routes.ts';
@@ -74,6 +74,7 @@ export function registerServiceAtLocationRoutes(app: App, ctx: RouteContext) {
     idExample: 'e94c9f38-1e8f-4564-91d4-d53501ab1765',
     schema: serviceAtLocationFullSchema,
     responseDescription: 'Retrieve fully nested service_at_location with all related data with specified id.',
-    handle: async (c, id) => c.json(await getRecord(c.get('deps').engine, 'service_at_locations', id), 200),
+    handle: async (c, id) =>
+      jsonText(c, await getRecordText(c.get('deps').engine, 'service_at_locations', id)),
   });
 }

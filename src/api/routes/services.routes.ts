@@ -1,12 +1,13 @@
 import { z } from '@hono/zod-openapi';
-import { getRecord, streamRecords } from '../../engine/search.ts';
+import { getRecordText, streamRecordTexts } from '../../engine/search.ts';
 import { serviceFullSchema } from '../../hsds/index.ts';
+import { streamOrder } from '../../index-mapping/search.query.ts';
 import { buildServiceSearch, type ServiceFilters } from '../../index-mapping/service-search.query.ts';
 import type { App } from '../app.ts';
 import { param, resolvePaging } from '../list-params.ts';
 import { listResponse, registerListEndpoint } from '../list-route.ts';
 import { ndjsonResponse, wholePageResponse } from '../ndjson.ts';
-import { registerRecordEndpoint } from '../record-route.ts';
+import { jsonText, registerRecordEndpoint } from '../record-route.ts';
 import { serviceItemSchema, servicePageSchema } from '../response-schemas.ts';
 import type { RouteContext } from '../route-context.ts';
 
@@ -77,7 +78,9 @@ export function registerServiceRoutes(app: App, ctx: RouteContext) {
       const filters = toServiceFilters(p);
       if (p.minimal) {
         const { engine, logger } = c.get('deps');
-        const batches = streamRecords(engine, buildServiceSearch(filters, 'minimal'), { batchSize: 5000 });
+        const batches = streamRecordTexts(engine, streamOrder(buildServiceSearch(filters, 'minimal')), {
+          batchSize: 5000,
+        });
         return paging.format === 'ndjson'
           ? ndjsonResponse(batches, logger)
           : wholePageResponse(batches, logger);
@@ -96,6 +99,6 @@ export function registerServiceRoutes(app: App, ctx: RouteContext) {
     schema: serviceFullSchema,
     responseDescription:
       'A Service matching the {id}, with all related data according to the HSDS Specification for Service.',
-    handle: async (c, id) => c.json(await getRecord(c.get('deps').engine, 'services', id), 200),
+    handle: async (c, id) => jsonText(c, await getRecordText(c.get('deps').engine, 'services', id)),
   });
 }

@@ -1,11 +1,11 @@
 import { z } from '@hono/zod-openapi';
-import { getRecord } from '../../engine/search.ts';
+import { getRecordText } from '../../engine/search.ts';
 import { taxonomyFullSchema, taxonomyTermFullSchema } from '../../hsds/index.ts';
 import { buildTaxonomySearch, buildTaxonomyTermSearch } from '../../index-mapping/taxonomy-search.query.ts';
 import type { App } from '../app.ts';
 import { param, resolvePaging } from '../list-params.ts';
 import { listResponse, registerListEndpoint } from '../list-route.ts';
-import { registerRecordEndpoint } from '../record-route.ts';
+import { jsonText, registerRecordEndpoint } from '../record-route.ts';
 import { taxonomyPageSchema, taxonomyTermPageSchema } from '../response-schemas.ts';
 import type { RouteContext } from '../route-context.ts';
 
@@ -52,7 +52,7 @@ export function registerTaxonomyRoutes(app: App, ctx: RouteContext) {
     idExample: '5c4d79d7-cc55-470e-9f1f-8cad074e4892',
     schema: taxonomyFullSchema,
     responseDescription: 'Full information on taxonomy.',
-    handle: async (c, id) => c.json(await getRecord(c.get('deps').engine, 'taxonomies', id), 200),
+    handle: async (c, id) => jsonText(c, await getRecordText(c.get('deps').engine, 'taxonomies', id)),
   });
 
   // The specification's operationIds of these two are swapped; these are the corrected ones.
@@ -88,6 +88,6 @@ export function registerTaxonomyRoutes(app: App, ctx: RouteContext) {
     idExample: '3f7b145d-84af-42d7-8fae-eaca714b02b2',
     schema: taxonomyTermFullSchema,
     responseDescription: 'Full information on a taxonomy term.',
-    handle: async (c, id) => c.json(await getRecord(c.get('deps').engine, 'taxonomy_terms', id), 200),
+    handle: async (c, id) => jsonText(c, await getRecordText(c.get('deps').engine, 'taxonomy_terms', id)),
   });
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { geoFilter } from '../../../src/index-mapping/geo.query.ts';
 import { buildOrganizationSearch } from '../../../src/index-mapping/organization-search.query.ts';
-import { pageWindow } from '../../../src/index-mapping/search.query.ts';
+import { pageWindow, streamOrder } from '../../../src/index-mapping/search.query.ts';
 import { buildServiceAtLocationSearch } from '../../../src/index-mapping/service-at-location-search.query.ts';
 import {
   buildTaxonomySearch,
@@ -150,5 +150,18 @@ describe('pageWindow', () => {
   it('turns a page number into an offset', () => {
     expect(pageWindow(1, 50)).toEqual({ from: 0, size: 50 });
     expect(pageWindow(3, 20)).toEqual({ from: 40, size: 20 });
+  });
+});
+
+describe('streamOrder', () => {
+  it('walks listings in index order, and keeps relevance and distance orders', () => {
+    expect(streamOrder(buildTaxonomySearch({})).sort).toEqual([
+      { _doc: { order: 'asc' } },
+      { id: { order: 'asc' } },
+    ]);
+    const searched = buildTaxonomySearch({ search: 'food' });
+    expect(streamOrder(searched)).toBe(searched);
+    const near = buildServiceAtLocationSearch({ geo: { point: { lat: 57.14, lon: -2.1 } } }, 'list');
+    expect(streamOrder(near)).toBe(near);
   });
 });

@@ -1,0 +1,447 @@
+/**
+ * `npm run bench:api`: the read API under load, beside the same requests sent straight to the
+ * engine, on a synthetic directory (100,000 services by default).
+ *
+ * - The engine: OPENSEARCH_URL, else the local engine on ENGINE_PORT (default 9200), started if
+ *   needed (and stopped after only if started here).
+ * - The data: read indices under BENCH_PREFIX (default `bench-api`), loaded with the reindex
+ *   writer from the synthetic generator, and reused by later runs when the count matches.
+ * - The API runs as a child process (`hsds serve`), so its RSS is sampled from /proc throughout.
+ * - Load comes from this process with autocannon, 16 connections, BENCH_SECONDS per scenario
+ *   (default 15) after a short warm-up.
+ *
+ * Scenarios: /services?search=..., /services/{id}, /services?taxonomy_id=...&page=k, and a full
+ * format=ndjson dump; each beside its direct engine equivalent. Results are printed and written to
+ * bench/results/ (git-ignored).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import autocannon, { type Result } from 'autocannon';
+import pino from 'pino';
+import { startEngine, stopEngine } from '../engine/local-engine.ts';
+import { createEngine, type Engine } from '../src/engine/index.ts';
+import { pageWindow } from '../src/index-mapping/search.query.ts';
+import { buildServiceSearch } from '../src/index-mapping/service-search.query.ts';
+import { writeReadIndices } from '../src/ingest/read-indices.writer.ts';
+import { generateDataset } from '../src/ingest/synthetic/generate.ts';
+
+const SERVICES = Number(process.env.BENCH_SERVICES ?? 100_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+const WARMUP_SECONDS = 3;
+const CONNECTIONS = 16;
+const PREFIX = process.env.BENCH_PREFIX ?? 'bench-api';
+const ENGINE_PORT = Number(process.env.ENGINE_PORT ?? 9200);
+
+const log = (message: string) => process.stderr.write(`${message}\n`);
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function openEngine(): Promise<{ url: string; stop: () => Promise<void> }> {
+  if (process.env.OPENSEARCH_URL) return { url: process.env.OPENSEARCH_URL, stop: async () => {} };
+  const status = await startEngine({ port: ENGINE_PORT, heap: process.env.ENGINE_HEAP ?? '2g' });
+  log(`engine at ${status.url} (${status.started ? 'started' : 'already running'})`);
+  return {
+    url: status.url,
+    stop: async () => {
+      if (status.started) await stopEngine({ port: ENGINE_PORT });
+    },
+  };
+}
+
+async function loadData(engine: Engine): Promise<void> {
+  const count = await engine.client
+    .count({ index: engine.name('services') })
+    .then((r) => r.body.count)
+    .catch(() => 0);
+  if (count === SERVICES) {
+    log(`reusing ${count} services under ${PREFIX}`);
+    return;
+  }
+  log(`loading ${SERVICES} synthetic services under ${PREFIX} (found ${count})...`);
+  const started = Date.now();
+  const dataset = generateDataset({ services: SERVICES, seed: 'bench' });
+  let last = 0;
+  const report = await writeReadIndices(
+    engine,
+    { services: dataset.services(), taxonomies: dataset.taxonomies, taxonomyTerms: dataset.taxonomyTerms },
+    {
+      onProgress: ({ phase, services }) => {
+        if (services - last >= 10_000) {
+          last = services;
+          log(`  ${phase}: ${services} services`);
+        }
+      },
+    },
+  );
+  log(`loaded ${JSON.stringify(report.counts)} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+}
+
+type Samples = { ids: string[]; searches: string[]; taxonomyIds: string[] };
+
+/** Real ids, taxonomy ids and search words, read from the loaded data. */
+async function sampleData(engine: Engine): Promise<Samples> {
+  const { body } = await engine.client.search({
+    index: engine.name('services'),
+    body: {
+      size: 2000,
+      _source: false,
+      docvalue_fields: ['id'],
+      query: { function_score: { random_score: { seed: 42, field: '_seq_no' } } },
+      aggs: {
+        terms: { terms: { field: 'taxonomy_term_names.sort', size: 60 } },
+        taxonomies: { terms: { field: 'taxonomy_ids', size: 10 } },
+      },
+    } as Record<string, unknown>,
+  });
+  type Bucket = { key: string };
+  const result = body as unknown as {
+    hits: { hits: { fields: { id: string[] } }[] };
+    aggregations: { terms: { buckets: Bucket[] }; taxonomies: { buckets: Bucket[] } };
+  };
+  return {
+    ids: result.hits.hits.map((h) => h.fields.id[0]!),
+    searches: result.aggregations.terms.buckets.map((b) => b.key),
+    taxonomyIds: result.aggregations.taxonomies.buckets.map((b) => b.key),
+  };
+}
+
+function startApi(engineUrl: string, port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['src/cli/main.ts', 'serve'], {
+    env: {
+      ...process.env,
+      OPENSEARCH_URL: engineUrl,
+      INDEX_PREFIX: PREFIX,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    const deadline = Date.now() + 60_000;
+    const poll = async () => {
+      try {
+        const res = await fetch(`http://127.0.0.1:${port}/health`);
+        if (res.ok) return resolve(child);
+      } catch {}
+      if (Date.now() > deadline || child.exitCode !== null) return reject(new Error('the API did not start'));
+      setTimeout(poll, 250);
+    };
+    void poll();
+  });
+}
+
+/** Samples the child's resident set size (VmRSS) until stopped. */
+function sampleRss(pid: number) {
+  const readRss = () => {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : 0;
+  };
+  let peak = readRss();
+  let windowPeak = peak;
+  const timer = setInterval(() => {
+    const rss = readRss();
+    peak = Math.max(peak, rss);
+    windowPeak = Math.max(windowPeak, rss);
+  }, 50);
+  return {
+    /** Peak since the last call. */
+    takeWindowPeak: () => {
+      const value = Math.max(windowPeak, readRss());
+      windowPeak = readRss();
+      return value;
+    },
+    peak: () => peak,
+    stop: () => clearInterval(timer),
+  };
+}
+
+const rotate = <T>(items: readonly T[]) => {
+  let i = 0;
+  return () => items[i++ % items.length]!;
+};
+
+type Load = { url: string; requests: Parameters<typeof autocannon>[0]['requests'] };
+
+async function run(load: Load, seconds: number): Promise<Result> {
+  return autocannon({
+    url: load.url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: load.requests,
+    timeout: 30,
+  });
+}
+
+type Row = {
+  scenario: string;
+  target: 'api' | 'engine';
+  medianMs: number;
+  p99Ms: number;
+  rps: number;
+  requests: number;
+  errors: number;
+  non2xx: number;
+  apiPeakRssMb?: number;
+};
+
+const row = (scenario: string, target: Row['target'], r: Result, rss?: number): Row => ({
+  scenario,
+  target,
+  medianMs: r.latency.p50,
+  p99Ms: r.latency.p99,
+  rps: Math.round(r.requests.average),
+  requests: r.requests.total,
+  errors: r.errors + r.timeouts,
+  non2xx: r.non2xx,
+  ...(rss === undefined ? {} : { apiPeakRssMb: Math.round(rss) }),
+});
+
+/** The search body the API sends for /services (see src/engine/search.ts searchPage). */
+function engineSearch(
+  index: string,
+  request: ReturnType<typeof buildServiceSearch>,
+  page: number,
+  perPage: number,
+) {
+  return {
+    method: 'POST',
+    path: `/${index}/_search?ignore_unavailable=true&filter_path=hits.total.value,hits.hits._source`,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      query: request.query,
+      sort: request.sort,
+      ...pageWindow(page, perPage),
+      track_total_hits: true,
+      _source: { includes: request.source },
+    }),
+  };
+}
+
+/** Reads a whole NDJSON response, counting lines, with the API's RSS sampled meanwhile. */
+async function dump(url: string): Promise<{ lines: number; seconds: number }> {
+  const started = performance.now();
+  const res = await fetch(url);
+  if (!res.ok || !res.body) throw new Error(`${url}: ${res.status}`);
+  let lines = 0;
+  for await (const chunk of res.body) {
+    for (const byte of chunk as Uint8Array) if (byte === 10) lines++;
+  }
+  return { lines, seconds: (performance.now() - started) / 1000 };
+}
+
+/** The engine-side equivalent of the dump: the same point-in-time walk, raw JSON lines. */
+async function engineDump(engineUrl: string, index: string, source: readonly string[]) {
+  const started = performance.now();
+  const post = async (path: string, body?: unknown) => {
+    const res = await fetch(`${engineUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    return res.json() as Promise<Record<string, unknown>>;
+  };
+  const pit = (await post(`/${index}/_search/point_in_time?keep_alive=2m`)).pit_id as string;
+  const request = buildServiceSearch({}, 'list');
+  let after: unknown[] | undefined;
+  let lines = 0;
+  let bytes = 0;
+  for (;;) {
+    const body = (await post('/_search?filter_path=hits.hits._source,hits.hits.sort', {
+      pit: { id: pit, keep_alive: '2m' },
+      query: request.query,
+      sort: request.sort,
+      size: 1000,
+      _source: { includes: source },
+      ...(after ? { search_after: after } : {}),
+    })) as { hits?: { hits: { _source: { record: unknown }; sort: unknown[] }[] } };
+    const hits = body.hits?.hits ?? [];
+    for (const hit of hits) bytes += JSON.stringify(hit._source.record).length + 1;
+    lines += hits.length;
+    if (hits.length < 1000) break;
+    after = hits[hits.length - 1]!.sort;
+  }
+  await fetch(`${engineUrl}/_search/point_in_time`, {
+    method: 'DELETE',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ pit_id: [pit] }),
+  });
+  return { lines, bytes, seconds: (performance.now() - started) / 1000 };
+}
+
+async function main() {
+  const engineHandle = await openEngine();
+  const engine = createEngine(
+    { url: engineHandle.url, prefix: PREFIX, requestTimeoutMs: 120_000, shards: 1, replicas: 0 },
+    pino({ level: 'warn' }),
+  );
+  let api: ChildProcess | undefined;
+  try {
+    await loadData(engine);
+    const samples = await sampleData(engine);
+    const port = await freePort();
+    api = await startApi(engineHandle.url, port);
+    const rss = sampleRss(api.pid!);
+    const apiUrl = `http://127.0.0.1:${port}`;
+    const index = engine.name('services');
+    log(`API at ${apiUrl} (pid ${api.pid}), ${SECONDS} s per scenario, ${CONNECTIONS} connections`);
+
+    const nextSearch = rotate(samples.searches);
+    const nextId = rotate(samples.ids);
+    const pages = samples.taxonomyIds.flatMap((t) =>
+      Array.from({ length: 20 }, (_, k) => ({ t, page: k + 1 })),
+    );
+    const nextPage = rotate(pages);
+    const scenarios: { name: string; api: Load; engine: Load }[] = [
+      {
+        name: '/services?search=',
+        api: {
+          url: apiUrl,
+          requests: [
+            { setupRequest: (r) => ({ ...r, path: `/services?search=${encodeURIComponent(nextSearch())}` }) },
+          ],
+        },
+        engine: {
+          url: engineHandle.url,
+          requests: [
+            {
+              setupRequest: (r) => ({
+                ...r,
+                ...engineSearch(index, buildServiceSearch({ search: nextSearch() }, 'list'), 1, 50),
+              }),
+            },
+          ],
+        },
+      },
+      {
+        name: '/services/{id}',
+        api: { url: apiUrl, requests: [{ setupRequest: (r) => ({ ...r, path: `/services/${nextId()}` }) }] },
+        engine: {
+          url: engineHandle.url,
+          requests: [
+            { setupRequest: (r) => ({ ...r, path: `/${index}/_doc/${nextId()}?_source_includes=record` }) },
+          ],
+        },
+      },
+      {
+        name: '/services?taxonomy_id=&page=k',
+        api: {
+          url: apiUrl,
+          requests: [
+            {
+              setupRequest: (r) => {
+                const { t, page } = nextPage();
+                return { ...r, path: `/services?taxonomy_id=${t}&page=${page}` };
+              },
+            },
+          ],
+        },
+        engine: {
+          url: engineHandle.url,
+          requests: [
+            {
+              setupRequest: (r) => {
+                const { t, page } = nextPage();
+                return {
+                  ...r,
+                  ...engineSearch(index, buildServiceSearch({ taxonomyId: t }, 'list'), page, 50),
+                };
+              },
+            },
+          ],
+        },
+      },
+    ];
+
+    const rows: Row[] = [];
+    for (const scenario of scenarios) {
+      await run(scenario.api, WARMUP_SECONDS);
+      await run(scenario.engine, WARMUP_SECONDS);
+      rss.takeWindowPeak();
+      const apiResult = await run(scenario.api, SECONDS);
+      rows.push(row(scenario.name, 'api', apiResult, rss.takeWindowPeak()));
+      const engineResult = await run(scenario.engine, SECONDS);
+      rows.push(row(scenario.name, 'engine', engineResult));
+      log(
+        `  ${scenario.name}: api ${apiResult.latency.p50} ms median, ${Math.round(apiResult.requests.average)} rps; engine ${engineResult.latency.p50} ms`,
+      );
+    }
+
+    rss.takeWindowPeak();
+    const apiDump = await dump(`${apiUrl}/services?format=ndjson`);
+    const apiDumpRss = rss.takeWindowPeak();
+    const apiFullDump = await dump(`${apiUrl}/services?format=ndjson&full=true`);
+    const apiFullDumpRss = rss.takeWindowPeak();
+    const direct = await engineDump(engineHandle.url, index, buildServiceSearch({}, 'list').source);
+    const directFull = await engineDump(engineHandle.url, index, ['record']);
+    rss.stop();
+
+    const ratio = (scenario: string) => {
+      const a = rows.find((r) => r.scenario === scenario && r.target === 'api')!;
+      const e = rows.find((r) => r.scenario === scenario && r.target === 'engine')!;
+      return Math.round((a.medianMs / Math.max(e.medianMs, 0.001)) * 100) / 100;
+    };
+    const dumps = [
+      {
+        what: 'api ndjson (list items)',
+        ...apiDump,
+        perSecond: Math.round(apiDump.lines / apiDump.seconds),
+        peakRssMb: Math.round(apiDumpRss),
+      },
+      {
+        what: 'api ndjson full=true',
+        ...apiFullDump,
+        perSecond: Math.round(apiFullDump.lines / apiFullDump.seconds),
+        peakRssMb: Math.round(apiFullDumpRss),
+      },
+      {
+        what: 'engine PIT walk (list items)',
+        lines: direct.lines,
+        seconds: direct.seconds,
+        perSecond: Math.round(direct.lines / direct.seconds),
+      },
+      {
+        what: 'engine PIT walk (full)',
+        lines: directFull.lines,
+        seconds: directFull.seconds,
+        perSecond: Math.round(directFull.lines / directFull.seconds),
+      },
+    ];
+    const byId = rows.find((r) => r.scenario === '/services/{id}' && r.target === 'api')!;
+    const verdicts = {
+      'search median within 1.3x of the engine': ratio('/services?search='),
+      'lookup median within 1.3x of the engine': ratio('/services/{id}'),
+      'page median ratio (no target)': ratio('/services?taxonomy_id=&page=k'),
+      '/services/{id} >= 1,500 rps': byId.rps,
+      'ndjson dump >= 10,000 services/s': dumps[0]!.perSecond,
+      'API peak RSS < 300 MB (MB)': Math.round(rss.peak()),
+    };
+    console.table(rows);
+    console.table(dumps.map((d) => ({ ...d, seconds: Math.round(d.seconds * 100) / 100 })));
+    console.table(verdicts);
+    mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
+    const file = new URL(
+      `./results/api-${new Date().toISOString().replaceAll(':', '-')}.json`,
+      import.meta.url,
+    );
+    writeFileSync(
+      file,
+      `${JSON.stringify({ services: SERVICES, seconds: SECONDS, connections: CONNECTIONS, rows, dumps, verdicts }, null, 2)}\n`,
+    );
+    log(`results written to ${file.pathname}`);
+  } finally {
+    api?.kill('SIGTERM');
+    await engine.close();
+    await engineHandle.stop();
+  }
+}
+
+await main();
