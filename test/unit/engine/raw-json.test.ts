@@ -10,7 +10,11 @@ const tricky = {
 
 /** Random JSON values, deterministic: strings with the characters that break naive scanners. */
 function randomValue(seed: number, depth = 0): unknown {
-  const r = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+  let state = seed;
+  const r = (n: number) => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state % n;
+  };
   const kind = r(depth > 3 ? 4 : 6);
   const chars = ['a', '"', '\\', '{', '}', '[', ']', ',', ':', ' ', '\n', '\u2028', '\u00e9', '\t'];
   if (kind === 0) return Array.from({ length: r(8) }, () => chars[r(chars.length)]).join('');
