@@ -32,6 +32,8 @@ const { values } = parseArgs({
     concurrency: { type: 'string' },
     'flush-bytes': { type: 'string' },
     'skip-direct': { type: 'boolean', default: false },
+    /** V8 flags for the measured processes, e.g. "--max-old-space-size=256" (default: none). */
+    'node-flags': { type: 'string' },
   },
 });
 
@@ -65,7 +67,8 @@ function runChild(mode: string, url: string, dataset: Dataset): Promise<Run> {
     if (values[option]) args.push(`--${option}`, values[option]);
   }
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    const flags = values['node-flags']?.split(/\s+/).filter(Boolean) ?? [];
+    const child = spawn(process.execPath, [...flags, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
     let result: Run | undefined;
     createInterface({ input: child.stdout }).on('line', (line) => {
       if (line.startsWith('{')) result = JSON.parse(line) as Run;

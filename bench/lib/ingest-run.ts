@@ -59,8 +59,10 @@ const started = performance.now();
 const result: Record<string, unknown> = { mode };
 
 if (mode === 'pipeline') {
+  const importRss = sampleRss();
   const imported = await importSource(engine, values.source!, { bulk });
   const importMs = performance.now() - started;
+  result.import_peak_rss = importRss.stop();
   const report = await reindex(engine, {
     bulk,
     ...(values.batch ? { batchSize: Number(values.batch) } : {}),

@@ -71,7 +71,9 @@ function describeItemError(error: BulkItemResult['error']): string {
 }
 
 export function createBulkWriter(engine: Engine, options: BulkWriterOptions = {}): BulkWriter {
-  const flushBytes = options.flushBytes ?? 5_000_000;
+  // A few megabytes: large enough to amortise a request, small enough that the answer and the
+  // body strings do not swell the heap (measured: 2 MB is as fast as 5 MB here, with less memory).
+  const flushBytes = options.flushBytes ?? 2_000_000;
   const concurrency = Math.max(1, options.concurrency ?? 2);
   const maxRetries = options.maxRetries ?? 6;
   const stats: BulkStats = { written: 0, created: 0, failed: 0, requests: 0, retries: 0, bytes: 0 };

@@ -162,8 +162,8 @@ export const scanRecordsOfType = (
 
 // A terms query takes up to 65,536 values; smaller chunks keep requests and answers moderate.
 const TERMS_CHUNK = 8000;
-// The engine's default index.max_result_window.
-const MAX_PAGE = 10_000;
+// Pages of this many records keep each answer to a few megabytes (the engine allows 10,000).
+const MAX_PAGE = 5000;
 
 async function collect(
   engine: Engine,
@@ -260,4 +260,24 @@ export async function getRecords(
     }
   }
   return found;
+}
+
+/** Records per type as the snapshot sees them. */
+export async function countTypesInSnapshot(
+  engine: Engine,
+  snapshot: Snapshot,
+): Promise<Record<string, number>> {
+  const { body } = await engineCall('count records in snapshot', () =>
+    engine.client.search({
+      body: {
+        size: 0,
+        pit: { id: snapshot.pitId, keep_alive: '10m' },
+        aggs: { types: { terms: { field: 'type', size: 100 } } },
+      } as never,
+    }),
+  );
+  const buckets = (
+    body.aggregations as unknown as { types: { buckets: { key: string; doc_count: number }[] } }
+  ).types.buckets;
+  return Object.fromEntries(buckets.map((b) => [b.key, b.doc_count]));
 }

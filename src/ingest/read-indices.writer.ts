@@ -81,6 +81,8 @@ export type WriteReadIndicesOptions = {
   bulk?: Pick<BulkWriterOptions, 'flushBytes' | 'concurrency'>;
   /** Organizations are summarised from the new services index this many at a time. */
   organizationBatch?: number;
+  /** Document counts the new indices must have before they are served (reindex: the records' counts). */
+  expected?: Partial<Record<ReadIndex, number>>;
 };
 
 export type ReadIndicesReport = {
@@ -234,6 +236,14 @@ export async function writeReadIndices(
     if (counted !== writer.stats.created) {
       throw new ReadIndexBuildError(
         `the new indices hold ${counted} documents but the engine created ${writer.stats.created}`,
+      );
+    }
+    const short = (Object.entries(options.expected ?? {}) as [ReadIndex, number][]).filter(
+      ([kind, n]) => counts[kind] !== n,
+    );
+    if (short.length > 0) {
+      throw new ReadIndexBuildError(
+        `document counts disagree with the records: ${short.map(([k, n]) => `${k} ${counts[k]} of ${n}`).join(', ')}`,
       );
     }
     options.signal?.throwIfAborted();

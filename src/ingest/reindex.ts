@@ -9,8 +9,9 @@
  * Organizations and taxonomies go the same way. A failure anywhere leaves the aliases untouched.
  */
 import type { Engine } from '../engine/engine.ts';
+import { EngineNotFoundError } from '../engine/errors.ts';
 import {
-  countRecords,
+  countTypesInSnapshot,
   findByKeys,
   findChildren,
   openSnapshot,
@@ -149,16 +150,35 @@ async function expand(
   return graph;
 }
 
+/** The records store is missing or empty: there is nothing to build, and serving nothing is never wanted. */
+export class NothingToIndexError extends Error {
+  override readonly name = 'NothingToIndexError';
+}
+
 export async function reindex(engine: Engine, options: ReindexOptions = {}): Promise<ReindexReport> {
-  await refreshRecords(engine);
-  const totalServices = await countRecords(engine, ['service']);
-  const records = await countRecords(engine);
+  try {
+    await refreshRecords(engine);
+  } catch (error) {
+    if (error instanceof EngineNotFoundError) {
+      throw new NothingToIndexError('there is no records store yet: import a source first (hsds import)');
+    }
+    throw error;
+  }
   const snapshot = await openSnapshot(engine);
+  const inSnapshot = await countTypesInSnapshot(engine, snapshot).catch(async (error: unknown) => {
+    await snapshot.close();
+    throw error;
+  });
+  const totalServices = inSnapshot.service ?? 0;
+  const records = Object.values(inSnapshot).reduce((a, b) => a + b, 0);
+  if (records === 0) {
+    await snapshot.close();
+    throw new NothingToIndexError('the records store is empty: import a source first (hsds import)');
+  }
   const batchSize = options.batchSize ?? 500;
   const stats = { unresolved: 0, read: 0, queries: 0 };
   // The geometries of the service areas of the batch being written (stored at import).
   let geometries = new Map<string, AreaGeometry>();
-  const pageOptions = { snapshot, pageSize: batchSize };
 
   const shared = new SharedRecords();
 
@@ -213,6 +233,13 @@ export async function reindex(engine: Engine, options: ReindexOptions = {}): Pro
           : {}),
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.bulk ? { bulk: options.bulk } : {}),
+        // One document per record for these; service_at_locations of missing services are not served.
+        expected: {
+          services: inSnapshot.service ?? 0,
+          organizations: inSnapshot.organization ?? 0,
+          taxonomies: inSnapshot.taxonomy ?? 0,
+          taxonomy_terms: inSnapshot.taxonomy_term ?? 0,
+        },
       },
     );
     return {
