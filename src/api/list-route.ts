@@ -8,6 +8,7 @@ import {
   type JsonRecord,
   type StreamBatch,
   searchPage,
+  searchPageTexts,
   streamRecords,
   streamRecordTexts,
 } from '../engine/search.ts';
@@ -16,7 +17,7 @@ import { pageWindow, type SearchRequest, streamOrder } from '../index-mapping/se
 import type { App, AppEnv } from './app.ts';
 import type { Paging } from './list-params.ts';
 import { asTexts, NDJSON_CONTENT_TYPE, ndjsonResponse } from './ndjson.ts';
-import { toPage } from './paging.ts';
+import { pageText, toPage } from './paging.ts';
 import { errorResponses } from './problem.ts';
 import { type RouteContext, requirementTag } from './route-context.ts';
 
@@ -137,7 +138,14 @@ export async function listResponse(
     const batches = streamRecords(engine, streamOrder(request), { batchSize });
     return ndjsonResponse(asTexts(options.enrich ? enriched(batches, options.enrich) : batches), logger);
   }
-  const result = await searchPage(engine, request, pageWindow(paging.page, paging.perPage));
+  const window = pageWindow(paging.page, paging.perPage);
+  if (!options.enrich) {
+    const { total, texts } = await searchPageTexts(engine, request, window);
+    return c.body(pageText(texts, total, paging.page, paging.perPage), 200, {
+      'content-type': 'application/json',
+    });
+  }
+  const result = await searchPage(engine, request, window);
   const records = options.enrich ? await options.enrich(result.records) : result.records;
   return c.json(toPage(records, result.total, paging.page, paging.perPage), 200);
 }

@@ -28,3 +28,9 @@ export function toPage<T>(contents: T[], totalItems: number, page: number, perPa
     contents,
   };
 }
+
+/** The same page as JSON text, around items that are JSON texts already (records as stored). */
+export function pageText(items: string[], totalItems: number, page: number, perPage: number): string {
+  const { contents: _, ...envelope } = toPage(items, totalItems, page, perPage);
+  return `${JSON.stringify(envelope).slice(0, -1)},"contents":[${items.join(',')}]}`;
+}

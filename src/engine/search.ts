@@ -68,7 +68,15 @@ async function runSearch(engine: Engine, operation: string, params: Record<strin
   return body as SearchBody;
 }
 
-const sourceOf = (request: SearchRequest) => ({ includes: [...request.source] });
+/**
+ * The `_source` to ask for. Filtering makes the engine parse and re-serialise every document, so a
+ * request for the whole record takes the whole stored source instead (the search fields beside it
+ * are small), except on service_at_locations, whose documents also carry coverage shapes.
+ */
+const sourceOf = (request: SearchRequest) =>
+  request.source.length === 1 && request.source[0] === 'record' && request.index !== 'service_at_locations'
+    ? true
+    : { includes: [...request.source] };
 
 /** One page of a search with its exact total. A missing index reads as empty. */
 export async function searchPage(
@@ -91,6 +99,42 @@ export async function searchPage(
     },
   });
   return { total: body.hits?.total?.value ?? 0, records: recordsOf(body.hits?.hits ?? [], request) };
+}
+
+/**
+ * One page of a search with its exact total, each record as the JSON text stored (never parsed):
+ * for pages the API serves unchanged. Pages past the result window, and requests that turn sort
+ * values into fields, go through searchPage.
+ */
+export async function searchPageTexts(
+  engine: Engine,
+  request: SearchRequest,
+  window: { from: number; size: number },
+): Promise<{ total: number; texts: string[] }> {
+  if (window.from + window.size > RESULT_WINDOW || request.sortValues) {
+    const page = await searchPage(engine, request, window);
+    return { total: page.total, texts: page.records.map((record) => JSON.stringify(record)) };
+  }
+  const text = await rawRequest(`search ${request.index}`, (transport) =>
+    engine.client.search(
+      {
+        index: engine.name(request.index),
+        ignore_unavailable: true,
+        filter_path: ['hits.total.value', 'hits.hits._source'],
+        body: {
+          query: request.query,
+          sort: request.sort,
+          from: window.from,
+          size: window.size,
+          track_total_hits: true,
+          _source: sourceOf(request),
+        },
+      } as Record<string, unknown>,
+      transport,
+    ),
+  );
+  const reading = readTexts(text);
+  return { total: reading.total ?? 0, texts: reading.items };
 }
 
 /** Opens a point in time on an index; null when the index does not exist. */

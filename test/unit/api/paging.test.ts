@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toPage } from '../../../src/api/paging.ts';
+import { pageText, toPage } from '../../../src/api/paging.ts';
 
 describe('toPage', () => {
   it('marks the first, middle and last pages', () => {
@@ -34,5 +34,19 @@ describe('toPage', () => {
       last_page: true,
       empty: true,
     });
+  });
+});
+
+describe('pageText', () => {
+  it('is the same page, written around items that are JSON already', () => {
+    const items = [{ id: 'a', name: 'x"y' }, { id: 'b' }];
+    const text = pageText(
+      items.map((i) => JSON.stringify(i)),
+      7,
+      2,
+      2,
+    );
+    expect(JSON.parse(text)).toEqual(toPage(items, 7, 2, 2));
+    expect(JSON.parse(pageText([], 0, 1, 50))).toEqual(toPage([], 0, 1, 50));
   });
 });
