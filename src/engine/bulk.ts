@@ -6,7 +6,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Engine, engineCall } from './engine.ts';
-import { EngineRequestError, EngineUnavailableError } from './errors.ts';
+import { EngineUnavailableError } from './errors.ts';
 
 export type BulkFailure = { index: string; id: string; status: number; reason: string };
 
@@ -36,8 +36,13 @@ export type BulkWriterOptions = {
 };
 
 export type BulkWriter = {
-  /** Queues one document; resolves at once unless the writer must wait for a request to finish. */
-  index(index: string, id: string, document: unknown): Promise<void>;
+  /**
+   * Queues one document; resolves at once unless the writer must wait for a request to finish.
+   * With `version` (a decimal integer string, external versioning) the engine keeps whichever
+   * write carries the highest version, whatever order concurrent requests arrive in; a write that
+   * lost to a newer one counts as written.
+   */
+  index(index: string, id: string, document: unknown, version?: string): Promise<void>;
   /** Queues a partial update that creates the document when missing (`doc_as_upsert`). */
   upsert(index: string, id: string, partial: unknown): Promise<void>;
   delete(index: string, id: string): Promise<void>;
@@ -48,7 +53,11 @@ export type BulkWriter = {
   readonly stats: BulkStats;
 };
 
-type Pending = { lines: string[]; ids: { index: string; id: string; line: number }[]; bytes: number };
+type Pending = {
+  lines: string[];
+  ids: { index: string; id: string; line: number; versioned?: boolean }[];
+  bytes: number;
+};
 
 type BulkItemResult = {
   status: number;
@@ -116,7 +125,11 @@ export function createBulkWriter(engine: Engine, options: BulkWriterOptions = {}
       items.forEach((item, i) => {
         const result = Object.values(item)[0]!;
         const ref = ids[i]!;
-        if (result.status < 300 || (result.status === 404 && 'delete' in item)) {
+        const superseded =
+          result.status === 409 &&
+          result.error?.type === 'version_conflict_engine_exception' &&
+          ref.versioned === true;
+        if (result.status < 300 || (result.status === 404 && 'delete' in item) || superseded) {
           stats.written += 1;
           if (result.result === 'created') stats.created += 1;
           settled += 1;
@@ -162,9 +175,15 @@ export function createBulkWriter(engine: Engine, options: BulkWriterOptions = {}
     inFlight.add(request);
   }
 
-  function push(action: string, source: string | undefined, index: string, id: string): Promise<void> {
+  function push(
+    action: string,
+    source: string | undefined,
+    index: string,
+    id: string,
+    versioned = false,
+  ): Promise<void> {
     if (failure) return Promise.reject(failure);
-    pending.ids.push({ index, id, line: pending.lines.length });
+    pending.ids.push({ index, id, line: pending.lines.length, ...(versioned ? { versioned } : {}) });
     pending.lines.push(action);
     pending.bytes += action.length;
     if (source !== undefined) {
@@ -182,8 +201,19 @@ export function createBulkWriter(engine: Engine, options: BulkWriterOptions = {}
 
   return {
     stats,
-    index: (index, id, document) =>
-      push(JSON.stringify({ index: { _index: index, _id: id } }), JSON.stringify(document), index, id),
+    index: (index, id, document, version) => {
+      if (version === undefined) {
+        return push(
+          JSON.stringify({ index: { _index: index, _id: id } }),
+          JSON.stringify(document),
+          index,
+          id,
+        );
+      }
+      // Versions exceed 2^53: written into the action line as digits, not through a JS number.
+      const action = `{"index":{"_index":${JSON.stringify(index)},"_id":${JSON.stringify(id)},"version":${version},"version_type":"external"}}`;
+      return push(action, JSON.stringify(document), index, id, true);
+    },
     upsert: (index, id, partial) =>
       push(
         JSON.stringify({ update: { _index: index, _id: id, retry_on_conflict: 3 } }),
@@ -204,16 +234,4 @@ export function createBulkWriter(engine: Engine, options: BulkWriterOptions = {}
 export function backoff(attempt: number): number {
   const base = Math.min(15_000, 500 * 2 ** attempt);
   return base / 2 + Math.random() * (base / 2);
-}
-
-/** Thrown when documents were dropped where every one must be written (a read-index build). */
-export class BulkDropError extends EngineRequestError {
-  constructor(failures: BulkFailure[]) {
-    const first = failures[0];
-    super(
-      'bulk',
-      first?.status ?? 400,
-      `${failures.length} document(s) refused; first: ${first?.id}: ${first?.reason}`,
-    );
-  }
 }

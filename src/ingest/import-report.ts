@@ -9,7 +9,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { Issue, IssueKind, Severity } from './flatten.ts';
+import type { Issue, Severity } from './flatten.ts';
 
 export type SourceKind = 'json' | 'tabular' | 'remote';
 
@@ -119,15 +119,6 @@ export class IssueLog {
     this.typeCounts(type).imported += 1;
   }
 
-  kinds(): Partial<Record<IssueKind, number>> {
-    const kinds: Partial<Record<IssueKind, number>> = {};
-    for (const [key, n] of Object.entries(this.summary.by_reason)) {
-      const kind = key.slice(0, key.indexOf(':')) as IssueKind;
-      kinds[kind] = (kinds[kind] ?? 0) + n;
-    }
-    return kinds;
-  }
-
   /** Writes `{ ...summary, issues: [...] }` to `file`, streaming the issues from the spool. */
   async writeReportFile(file: string): Promise<void> {
     await mkdir(dirname(file), { recursive: true });
@@ -149,17 +140,6 @@ export class IssueLog {
     }
     out.end(`${first ? '' : '\n  '}]\n}\n`);
     await once(out, 'finish');
-  }
-
-  /** Reads every issue back (tests and small runs; a large run should read the report file). */
-  async allIssues(): Promise<Issue[]> {
-    if (!this.spool) return [];
-    await new Promise<void>((resolve) => this.spool!.end(resolve));
-    const issues: Issue[] = [];
-    const lines = createInterface({ input: createReadStream(join(this.spoolDir!, 'issues.ndjson')) });
-    for await (const line of lines) if (line) issues.push(JSON.parse(line) as Issue);
-    this.spool = createWriteStream(join(this.spoolDir!, 'issues.ndjson'), { flags: 'a' });
-    return issues;
   }
 
   async dispose(): Promise<void> {

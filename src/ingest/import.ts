@@ -133,6 +133,11 @@ export async function importSource(
     let linkCount = 0;
     const progress: ImportProgress = { phase: 'reading', items: 0, records: 0, rejected: 0 };
 
+    // Writes of one key may travel in concurrent bulk requests (a record, then the same record
+    // merged with a parent met later): external versions make the later write win whatever order
+    // they arrive in, and a later run's versions are higher still (the clock in ms, times a million).
+    const versionBase = BigInt(Date.now()) * 1_000_000n;
+    let versionSeq = 0n;
     const write = async (flat: FlatRecord, record: Record<string, unknown>, report: boolean) => {
       const doc = toRecordStoreDocument(
         flat.type,
@@ -142,7 +147,8 @@ export async function importSource(
         source,
         flat.geometry,
       );
-      await writer.index(index, doc.key, doc);
+      versionSeq += 1n;
+      await writer.index(index, doc.key, doc, (versionBase + versionSeq).toString());
       if (report) for (const note of flat.notes) await log.add(note);
     };
 

@@ -87,6 +87,37 @@ describe('harvesting a remote HSDS API', () => {
     expect(service?.source).toBe(`${api.url}/`);
   });
 
+  it('streams services from format=ndjson when the API offers it, without a request per service', async () => {
+    const paths: string[] = [];
+    const streaming = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      paths.push(`${url.pathname}${url.search}`);
+      if (url.pathname === '/services' && url.searchParams.get('format') === 'ndjson') {
+        res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+        // Two chunks splitting a line: the reader must join them.
+        const line = `${JSON.stringify(example('service_full.json'))}\n`;
+        res.write(line.slice(0, 100));
+        setTimeout(() => res.end(line.slice(100)), 20);
+        return;
+      }
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end('{}');
+    });
+    await new Promise<void>((resolve) => streaming.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(streaming.address() as AddressInfo).port}`;
+    const streamed = createTestEngine('ingest-remote-ndjson');
+    try {
+      const result = await importSource(streamed, url);
+      expect(result.summary).toMatchObject({ kind: 'remote', items: 1, records: 23, rejected: 0 });
+      expect(paths.filter((p) => p.startsWith('/services'))).toEqual(['/services?format=ndjson&full=true']);
+      // The optional taxonomy endpoints are missing: noted, not an error.
+      expect(result.summary.by_severity.error).toBe(0);
+    } finally {
+      streaming.close();
+      await dropTestIndices(streamed);
+    }
+  });
+
   it('reports an API that never answers, without importing anything', async () => {
     const dead = createServer((_req, res) => {
       res.writeHead(503, { 'retry-after': '0' });
