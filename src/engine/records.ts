@@ -242,21 +242,24 @@ export async function existingIds(engine: Engine, ids: readonly string[]): Promi
   return found;
 }
 
-/** The stored documents of the given keys, in real time. */
+/** The stored documents of the given keys, with their versions, in real time. */
 export async function getRecords(
   engine: Engine,
   keys: readonly string[],
-): Promise<Map<string, RecordStoreDocument>> {
-  const found = new Map<string, RecordStoreDocument>();
+): Promise<Map<string, RecordStoreDocument & { _version: number }>> {
+  const found = new Map<string, RecordStoreDocument & { _version: number }>();
   for (let i = 0; i < keys.length; i += 2000) {
     const chunk = keys.slice(i, i + 2000);
     const { body } = await engineCall('get records', () =>
       engine.client.mget({ index: recordsIndex(engine), body: { ids: chunk } } as never),
     );
     for (const doc of (
-      body as unknown as { docs: { _id: string; found: boolean; _source?: RecordStoreDocument }[] }
+      body as unknown as {
+        docs: { _id: string; found: boolean; _version: number; _source?: RecordStoreDocument }[];
+      }
     ).docs) {
-      if (doc.found && doc._source) found.set(doc._id, doc._source);
+      // _version is external (import.ts): beyond 2^53, so close, not exact; enough to tell runs apart.
+      if (doc.found && doc._source) found.set(doc._id, { ...doc._source, _version: doc._version });
     }
   }
   return found;

@@ -29,7 +29,7 @@ import { toRecordStoreDocument } from '../index-mapping/record-store.document.ts
 import { type FlatRecord, flattenNested, flattenRow, type Issue } from './flatten.ts';
 import { type ImportSummary, IssueLog, type SourceKind } from './import-report.ts';
 import { linkFieldsOf, parentIdsOf, recordKey } from './nesting.ts';
-import { hashRecord, RecentWindow, SeenRecords } from './seen-records.ts';
+import { BloomFilter, hashRecord, RecentWindow } from './seen-records.ts';
 import { readJsonSource } from './sources/json.source.ts';
 import { type HarvestOptions, readRemoteSource } from './sources/remote.source.ts';
 import type { SourceItem } from './sources/source.ts';
@@ -94,7 +94,7 @@ export async function sourceSize(location: string): Promise<number | undefined> 
   return info.isFile() ? info.size : undefined;
 }
 
-type WindowEntry = { record: Record<string, unknown>; origin: string };
+type WindowEntry = { record: Record<string, unknown>; origin: string; content: number; links: number };
 
 function splitLinks(type: RecordType, record: Record<string, unknown>) {
   const linkFields = linkFieldsOf(type);
@@ -126,7 +126,7 @@ export async function importSource(
       ...(options.signal ? { signal: options.signal } : {}),
       onFailure: (failure) => refused.push(failure),
     });
-    const seen = new SeenRecords();
+    const bloom = new BloomFilter();
     const window = new RecentWindow<WindowEntry>(options.windowSize ?? 20_000);
     const linksFile = join(workDir, 'links.ndjson');
     const links = createWriteStream(linksFile);
@@ -168,38 +168,52 @@ export async function importSource(
       }
     };
 
+    // Whether this run wrote a key before: the recent window knows exactly (and keeps the record);
+    // beyond it, the Bloom filter says "no" for certain or "maybe", and a "maybe" is settled by
+    // reading the stored record: written by this run when its version is this run's.
+    const earlierInThisRun = async (key: string): Promise<WindowEntry | undefined> => {
+      const recent = window.get(key);
+      if (recent || !bloom.mightContain(key)) return recent;
+      await writer.flush();
+      const stored = (await getRecords(engine, [key])).get(key);
+      if (!stored || stored._version < Number(versionBase)) return undefined;
+      const type = stored.type as RecordType;
+      return {
+        record: stored.record,
+        origin: 'an earlier item',
+        ...hashRecord(stored.record, linkFieldsOf(type)),
+      };
+    };
+
     const accept = async (flat: FlatRecord, origin: string) => {
       const key = recordKey(flat.type, flat.id);
-      const { content: contentHash, links: linksHash } = hashRecord(flat.record, linkFieldsOf(flat.type));
-      const prior = seen.get(key);
-      if (!prior) {
-        seen.set(key, { content: contentHash, links: linksHash });
-        window.set(key, { record: flat.record, origin });
+      const hashes = hashRecord(flat.record, linkFieldsOf(flat.type));
+      const earlier = await earlierInThisRun(key);
+      if (!earlier) {
+        bloom.add(key);
+        window.set(key, { record: flat.record, origin, ...hashes });
         await write(flat, flat.record, true);
         log.imported(flat.type);
         progress.records += 1;
         await spoolLinks(flat, origin);
         return;
       }
-      if (prior.content === contentHash && prior.links === linksHash) return; // a repeat
+      if (earlier.content === hashes.content && earlier.links === hashes.links) {
+        window.set(key, earlier); // a repeat: keep it recent, records repeated often stay in memory
+        return;
+      }
 
       // Met before with other content or other parents: merge the parents, keep the last content.
-      let earlier = window.get(key);
-      if (!earlier) {
-        await writer.flush();
-        const stored = (await getRecords(engine, [key])).get(key);
-        earlier = stored ? { record: stored.record, origin: 'earlier in this import' } : undefined;
-      }
       const linkValues = splitLinks(flat.type, flat.record).links;
-      const before = earlier ? splitLinks(flat.type, earlier.record).links : {};
+      const before = splitLinks(flat.type, earlier.record).links;
       const conflicts = Object.keys(linkValues).filter(
         (field) => before[field] !== undefined && before[field] !== linkValues[field],
       );
-      if (prior.content !== contentHash || conflicts.length > 0) {
-        const what =
-          prior.content !== contentHash
-            ? 'appears again with different content'
-            : `appears again under another ${conflicts.join(', ')}`;
+      const changed = earlier.content !== hashes.content;
+      if (changed || conflicts.length > 0) {
+        const what = changed
+          ? 'appears again with different content'
+          : `appears again under another ${conflicts.join(', ')}`;
         await log.add({
           severity: 'warning',
           kind: 'duplicate',
@@ -207,14 +221,13 @@ export async function importSource(
           record_type: flat.type,
           record_id: flat.id,
           path: flat.path,
-          reason: `${flat.type} ${flat.id} ${what} (first at ${earlier?.origin ?? 'an earlier item'}); the last one is kept`,
+          reason: `${flat.type} ${flat.id} ${what} (first at ${earlier.origin}); the last one is kept`,
         });
       }
       const merged = { ...flat.record };
       for (const field in before) if (merged[field] === undefined) merged[field] = before[field];
-      seen.set(key, hashRecord(merged, linkFieldsOf(flat.type)));
-      window.set(key, { record: merged, origin });
-      await write(flat, merged, prior.content !== contentHash);
+      window.set(key, { record: merged, origin, ...hashRecord(merged, linkFieldsOf(flat.type)) });
+      await write(flat, merged, changed);
       await spoolLinks(flat, origin);
     };
 

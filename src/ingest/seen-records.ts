@@ -1,13 +1,9 @@
 /**
- * What an import has already written, in little memory: a hash table from a 64-bit hash of each
- * record's key to 32-bit hashes of its content and of its parent links, in typed arrays (16 bytes
- * a record, about 20 MB per million records). It tells a repeat (the same record again, as the
- * official examples repeat a phone under its service, contact and location) from a duplicate (the
- * same id with other content), without keeping the records themselves.
- *
- * A small window of the most recent records keeps them whole, so the common case (a record met
- * again within the same item or the next few) merges in memory; older ones are read back from the
- * store.
+ * What an import has already written, in memory that does not grow with the dataset: a Bloom
+ * filter of the keys (a "no" is certain, a "maybe" is settled by reading the store), a window of
+ * the most recent records kept whole, and hashes that tell a repeat (the same record again, as the
+ * official examples repeat a phone under its service, its contact and its location) from a
+ * duplicate (the same id with other content) without serialising anything.
  */
 
 /** Two independent 32-bit FNV-1a style hashes of a string (together 64 bits). */
@@ -28,87 +24,39 @@ export function hash64(text: string): [number, number] {
   return [h1 >>> 0, h2 >>> 0];
 }
 
-export const hash32 = (text: string): number => hash64(text)[0];
+/**
+ * Whether a key may have been seen, in fixed memory whatever the number of keys: a Bloom filter
+ * (2^27 bits, 16 MB, 7 hashes: about 1 false positive in 100,000 at 4 million keys). A "maybe" is
+ * checked against the store; a "no" is certain.
+ */
+export class BloomFilter {
+  private readonly bits: Uint32Array;
+  private readonly mask: number;
+  private readonly hashes: number;
 
-export type Seen = { content: number; links: number };
-
-export class SeenRecords {
-  private hi: Uint32Array;
-  private lo: Uint32Array;
-  private content: Uint32Array;
-  private links: Uint32Array;
-  private used = 0;
-
-  constructor(initialCapacity = 1 << 16) {
-    const capacity = 1 << Math.ceil(Math.log2(Math.max(16, initialCapacity)));
-    this.hi = new Uint32Array(capacity);
-    this.lo = new Uint32Array(capacity);
-    this.content = new Uint32Array(capacity);
-    this.links = new Uint32Array(capacity);
-  }
-
-  get size(): number {
-    return this.used;
+  constructor(log2Bits = 27, hashes = 7) {
+    this.bits = new Uint32Array(2 ** (log2Bits - 5));
+    this.mask = 2 ** log2Bits - 1;
+    this.hashes = hashes;
   }
 
   get bytes(): number {
-    return this.hi.byteLength * 4;
+    return this.bits.byteLength;
   }
 
-  private slot(hi: number, lo: number): number {
-    const mask = this.hi.length - 1;
-    let i = (lo ^ Math.imul(hi, 0x9e3779b1)) & mask;
-    // (0, 0) marks an empty slot; a key hashing to it is stored as (0, 1).
-    while (this.hi[i] !== 0 || this.lo[i] !== 0) {
-      if (this.hi[i] === hi && this.lo[i] === lo) return i;
-      i = (i + 1) & mask;
-    }
-    return i;
+  private *positions(key: string): Generator<number> {
+    const [h1, h2] = hash64(key);
+    // Double hashing: h1 + i·h2 gives k positions of k independent-enough hashes.
+    for (let i = 0; i < this.hashes; i++) yield (h1 + Math.imul(i, h2 | 1)) & this.mask;
   }
 
-  private static normalise(key: string): [number, number] {
-    const [hi, lo] = hash64(key);
-    return hi === 0 && lo === 0 ? [0, 1] : [hi, lo];
+  add(key: string): void {
+    for (const p of this.positions(key)) this.bits[p >>> 5]! |= 1 << (p & 31);
   }
 
-  get(key: string): Seen | undefined {
-    const [hi, lo] = SeenRecords.normalise(key);
-    const i = this.slot(hi, lo);
-    if (this.hi[i] === 0 && this.lo[i] === 0) return undefined;
-    return { content: this.content[i]!, links: this.links[i]! };
-  }
-
-  set(key: string, seen: Seen): void {
-    const [hi, lo] = SeenRecords.normalise(key);
-    let i = this.slot(hi, lo);
-    if (this.hi[i] === 0 && this.lo[i] === 0) {
-      if ((this.used + 1) * 10 > this.hi.length * 7) {
-        this.grow();
-        i = this.slot(hi, lo);
-      }
-      this.used += 1;
-      this.hi[i] = hi;
-      this.lo[i] = lo;
-    }
-    this.content[i] = seen.content;
-    this.links[i] = seen.links;
-  }
-
-  private grow(): void {
-    const { hi, lo, content, links } = this;
-    const capacity = hi.length * 2;
-    this.hi = new Uint32Array(capacity);
-    this.lo = new Uint32Array(capacity);
-    this.content = new Uint32Array(capacity);
-    this.links = new Uint32Array(capacity);
-    for (let j = 0; j < hi.length; j++) {
-      if (hi[j] === 0 && lo[j] === 0) continue;
-      const i = this.slot(hi[j]!, lo[j]!);
-      this.hi[i] = hi[j]!;
-      this.lo[i] = lo[j]!;
-      this.content[i] = content[j]!;
-      this.links[i] = links[j]!;
-    }
+  mightContain(key: string): boolean {
+    for (const p of this.positions(key)) if ((this.bits[p >>> 5]! & (1 << (p & 31))) === 0) return false;
+    return true;
   }
 }
 

@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hash64, RecentWindow, SeenRecords } from '../../../src/ingest/seen-records.ts';
+import { BloomFilter, hash64, hashRecord, RecentWindow } from '../../../src/ingest/seen-records.ts';
 import {
   guessType,
   readJsonSource,
@@ -87,17 +87,29 @@ describe('tabular sources', () => {
   });
 });
 
-describe('SeenRecords', () => {
-  it('remembers hashes of many keys in typed arrays (at most 48 bytes a key), and tells them apart', () => {
-    const seen = new SeenRecords(16);
-    for (let i = 0; i < 200_000; i++) seen.set(`service:${i}`, { content: i, links: i * 2 });
-    expect(seen.size).toBe(200_000);
-    expect(seen.get('service:12345')).toEqual({ content: 12345, links: 24690 });
-    expect(seen.get('service:200000')).toBeUndefined();
-    seen.set('service:12345', { content: 1, links: 2 });
-    expect(seen.size).toBe(200_000);
-    expect(seen.get('service:12345')).toEqual({ content: 1, links: 2 });
-    expect(seen.bytes).toBeLessThanOrEqual(200_000 * 48);
+describe('the repeat check', () => {
+  it('a Bloom filter never forgets a key and rarely imagines one', () => {
+    const bloom = new BloomFilter(20, 7); // 1 Mbit, small for the test
+    for (let i = 0; i < 50_000; i++) bloom.add(`service:${i}`);
+    for (let i = 0; i < 50_000; i++) expect(bloom.mightContain(`service:${i}`)).toBe(true);
+    let falsePositives = 0;
+    for (let i = 50_000; i < 150_000; i++) if (bloom.mightContain(`service:${i}`)) falsePositives += 1;
+    // Theory at 50,000 keys in 2^20 bits with 7 hashes: about 0.2%.
+    expect(falsePositives / 100_000).toBeLessThan(0.005);
+    expect(new BloomFilter().bytes).toBe(16 * 1024 * 1024);
+  });
+
+  it('hashes content and links apart, links in any order', () => {
+    const links = new Set(['service_id', 'location_id']);
+    const a = hashRecord({ id: 'p', number: '1', service_id: 's', location_id: 'l' }, links);
+    const b = hashRecord({ location_id: 'l', id: 'p', service_id: 's', number: '1' }, links);
+    const c = hashRecord({ id: 'p', number: '1', service_id: 's' }, links);
+    const d = hashRecord({ id: 'p', number: '2', service_id: 's', location_id: 'l' }, links);
+    expect(b.links).toBe(a.links);
+    expect(c.content).toBe(a.content);
+    expect(c.links).not.toBe(a.links);
+    expect(d.content).not.toBe(a.content);
+    expect(d.links).toBe(a.links);
   });
 
   it('hashes differently for near keys', () => {
