@@ -116,10 +116,10 @@ async function* enriched(
   }
 }
 
-// Stream batches: fully nested records weigh about 10 kB each, list items a tenth of that. Two
+// Stream batches: fully nested records weigh about 10 kB each, list items about 1.5 kB. Two
 // batches are in memory at once (one written, one fetched), so these keep a dump's memory flat.
-const FULL_BATCH = 250;
-const LIST_BATCH = 1000;
+const FULL_BATCH = 100;
+const LIST_BATCH = 500;
 
 /** A page of a search as JSON, or every match as NDJSON. */
 export async function listResponse(
