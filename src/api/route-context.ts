@@ -22,8 +22,8 @@ export function routeContext(config: Config): RouteContext {
 
 /**
  * The specification's requirement tag of an operation. HSDS requires GET /, /services and
- * /services/{id}; the UK profile also requires /taxonomies, /taxonomy_terms' siblings... as its
- * compliance rules list: /taxonomies(/{id}) and /service_at_locations(/{id}). Every POST is optional.
+ * /services/{id}; the UK profile also requires /taxonomies(/{id}) and /service_at_locations(/{id}).
+ * Every POST twin is optional.
  */
 export function requirementTag(
   ctx: RouteContext,
