@@ -132,9 +132,12 @@ export async function engineStatus(options?: LocalEngineOptions): Promise<Engine
   };
 }
 
-function tail(file: string, lines = 30): string {
+function tail(file: string, lines = 20): string {
   if (!existsSync(file)) return '(no engine log)';
-  return readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+  const all = readFileSync(file, 'utf8').split('\n');
+  // LocalEngine.java prints a summary of the failure and its causes before the stack trace.
+  const summary = all.filter((line) => /The engine failed to start:|caused by:/.test(line));
+  return [...summary, ...(summary.length > 0 ? ['...'] : []), ...all.slice(-lines)].join('\n');
 }
 
 // Settings the runner cannot take as flags: it reads this file when it exists.
@@ -183,15 +186,9 @@ export async function startEngine(
       '-Dlog4j2.formatMsgNoLookups=true',
       '-cp',
       `${lib}/*`,
-      'org.codelibs.opensearch.runner.OpenSearchRunner',
-      '-basePath',
+      join(engineDir, 'LocalEngine.java'),
       p.base,
-      '-numOfNode',
-      '1',
-      // The runner numbers nodes from 1 and gives node n the port baseHttpPort + n.
-      '-baseHttpPort',
-      String(o.port - 1),
-      '-clusterName',
+      String(o.port),
       'hsds-local',
     ],
     { detached: true, stdio: ['ignore', log, log] },
