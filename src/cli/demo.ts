@@ -5,31 +5,22 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EngineNotFoundError } from '../engine/errors.ts';
+import { countDocuments, countPostcodes } from '../engine/index.ts';
 import { countRecords } from '../engine/records.ts';
 import { importAndReindex, reindexWithProgress } from '../ingest/pipeline.ts';
+import { importPostcodeRows } from '../ingest/postcode-import.ts';
 import { generateDataset } from '../ingest/synthetic/generate.ts';
+import { loadUkPlaces } from '../ingest/synthetic/uk-places.ts';
 import { writeDataset } from '../ingest/synthetic/write-dataset.ts';
 import type { Runtime } from './runtime.ts';
 
 export const DEMO_SERVICES = 500;
 export const DEMO_SEED = 20_240_601;
 
-async function servedServices(runtime: Runtime): Promise<number> {
-  const { engine } = runtime;
-  try {
-    const { body } = await engine.client.count({ index: engine.name('services') });
-    return body.count;
-  } catch (error) {
-    if ((error as { statusCode?: number }).statusCode === 404 || error instanceof EngineNotFoundError)
-      return 0;
-    throw error;
-  }
-}
-
 /** Loads the demo dataset when the services index is empty or missing. */
 export async function loadDemoIfEmpty(runtime: Runtime): Promise<void> {
-  const served = await servedServices(runtime);
+  await loadDemoPostcodesIfEmpty(runtime);
+  const served = await countDocuments(runtime.engine, 'services');
   if (served > 0) {
     console.error(`Demo data not loaded: ${served} services are already served.`);
     return;
@@ -60,4 +51,18 @@ export async function loadDemoIfEmpty(runtime: Runtime): Promise<void> {
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * With no postcode index, `?postcode=` would depend on reaching postcodes.io. The demo brings the
+ * live Aberdeen postcodes its services are placed at (the ONSPD sample, OGL), so postcode search
+ * works offline; `npx hsds postcodes import` replaces them with a full directory.
+ */
+async function loadDemoPostcodesIfEmpty(runtime: Runtime): Promise<void> {
+  if ((await countPostcodes(runtime.engine)) > 0) return;
+  const places = loadUkPlaces();
+  const loaded = await importPostcodeRows(runtime.engine, places);
+  console.error(
+    `Demo postcodes loaded: ${places.length} Aberdeen postcodes and ${loaded.outcodes} outcodes.`,
+  );
 }

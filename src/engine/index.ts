@@ -1,6 +1,6 @@
 export { createEngine, type Engine, type EngineSettings, engineCall } from './engine.ts';
 export { EngineNotFoundError, EngineRequestError, EngineUnavailableError } from './errors.ts';
-export { type EngineHealth, getEngineHealth } from './health.ts';
+export { countDocuments, type EngineHealth, getEngineHealth } from './health.ts';
 export {
   activatePostcodeIndex,
   countPostcodes,

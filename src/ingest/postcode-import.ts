@@ -18,6 +18,7 @@ import {
   createOutcodeCentroidAccumulator,
   createPostcodeImportCounts,
   type PostcodeImportCounts,
+  type PostcodeRow,
   parsePostcodeRows,
 } from '../geo/postcode-csv.ts';
 
@@ -41,21 +42,39 @@ export async function importPostcodeCsv(
   path: string,
   options: PostcodeImportOptions = {},
 ): Promise<PostcodeImportSummary> {
-  const started = performance.now();
   const counts = createPostcodeImportCounts();
+  const file = createReadStream(path);
+  file.on('data', () => options.onBytes?.(file.bytesRead));
+  const records = file.pipe(
+    parse({ relax_column_count: true, skip_empty_lines: true, trim: true, bom: true }),
+  );
+  const loaded = await importPostcodeRows(
+    engine,
+    parsePostcodeRows(records, { ...options, counts }),
+    options,
+  );
+  return { ...counts, ...loaded };
+}
+
+/**
+ * Loads postcode centroids, then the outcode centroids computed from them, into a fresh index and
+ * swaps the alias (or adds to the served index with `append`). A failure deletes the half-built
+ * index and leaves the served one as it was.
+ */
+export async function importPostcodeRows(
+  engine: Engine,
+  rows: AsyncIterable<PostcodeRow> | Iterable<PostcodeRow>,
+  options: Pick<PostcodeImportOptions, 'append'> = {},
+): Promise<{ outcodes: number; index: string; failed: number; seconds: number }> {
+  const started = performance.now();
   const outcodes = createOutcodeCentroidAccumulator();
   const current = await currentPostcodeIndices(engine);
   const appendTo = options.append ? current[0] : undefined;
   const index = appendTo ?? (await createPostcodeIndex(engine));
   try {
-    const file = createReadStream(path);
-    file.on('data', () => options.onBytes?.(file.bytesRead));
-    const records = file.pipe(
-      parse({ relax_column_count: true, skip_empty_lines: true, trim: true, bom: true }),
-    );
-
     async function* entries(): AsyncGenerator<PostcodeEntry> {
-      for await (const row of parsePostcodeRows(records, { ...options, counts, outcodes })) {
+      for await (const row of rows) {
+        outcodes.add(row);
         yield { key: row.postcode, kind: 'postcode', lat: row.lat, lon: row.lon };
       }
       for (const outcode of outcodes.centroids()) {
@@ -66,7 +85,6 @@ export async function importPostcodeCsv(
     if (loaded.failed > 0) throw new Error(`${loaded.failed} postcodes were refused by the engine`);
     await activatePostcodeIndex(engine, index, { keepOld: Boolean(appendTo) });
     return {
-      ...counts,
       outcodes: outcodes.centroids().length,
       index,
       failed: loaded.failed,
