@@ -1,5 +1,6 @@
 /**
- * `npm run bench:ingest -- --services 100000 [--runs 3] [--seed 1] [--also 300000]`
+ * `npm run bench:ingest -- --services 100000 [--runs 3] [--seed 1] [--also 300000] [--skip-direct]
+ *    [--node-flags="--max-old-space-size=256 --max-semi-space-size=8"]`
  *
  * End-to-end ingest on a synthetic directory: import (records store) plus reindex (read indices),
  * against the floor, the time to bulk-index just the final service documents directly, and the
@@ -32,7 +33,7 @@ const { values } = parseArgs({
     concurrency: { type: 'string' },
     'flush-bytes': { type: 'string' },
     'skip-direct': { type: 'boolean', default: false },
-    /** V8 flags for the measured processes, e.g. "--max-old-space-size=256" (default: none). */
+    /** V8 flags for the measured processes: `--node-flags="--max-old-space-size=256"` (default: none). */
     'node-flags': { type: 'string' },
   },
 });
