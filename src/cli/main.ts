@@ -8,7 +8,8 @@ const usage = `usage: hsds <command> [options]
 commands:
   serve [--demo]                         serve the API (--demo loads demo data into empty indices)
   import <file|dir|url> [--no-reindex]   import HSDS JSON, a tabular data package or a remote HSDS API
-  reindex                                rebuild the read indices from hsds-records, swap aliases atomically
+  reindex [--rollback]                   rebuild the read indices from hsds-records, swap aliases atomically
+                                         (--rollback: point the aliases back at the previous version)
   generate --services N --seed S --out DIR   write a synthetic HSDS dataset
   postcodes import <csv> [--include-terminated]   load ONSPD / NSPL / Code-Point Open postcodes
 `;
