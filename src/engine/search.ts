@@ -78,6 +78,25 @@ const sourceOf = (request: SearchRequest) =>
     ? true
     : { includes: [...request.source] };
 
+/** The search for one page within the result window, with its exact total. */
+const pageParams = (
+  engine: Engine,
+  request: SearchRequest,
+  window: { from: number; size: number },
+): Record<string, unknown> => ({
+  index: engine.name(request.index),
+  ignore_unavailable: true,
+  filter_path: ['hits.total.value', 'hits.hits._source', ...sortPath(request)],
+  body: {
+    query: request.query,
+    sort: request.sort,
+    from: window.from,
+    size: window.size,
+    track_total_hits: true,
+    _source: sourceOf(request),
+  },
+});
+
 /** One page of a search with its exact total. A missing index reads as empty. */
 export async function searchPage(
   engine: Engine,
@@ -85,19 +104,7 @@ export async function searchPage(
   window: { from: number; size: number },
 ): Promise<PageResult> {
   if (window.from + window.size > RESULT_WINDOW) return searchDeepPage(engine, request, window);
-  const body = await runSearch(engine, `search ${request.index}`, {
-    index: engine.name(request.index),
-    ignore_unavailable: true,
-    filter_path: ['hits.total.value', 'hits.hits._source', ...sortPath(request)],
-    body: {
-      query: request.query,
-      sort: request.sort,
-      from: window.from,
-      size: window.size,
-      track_total_hits: true,
-      _source: sourceOf(request),
-    },
-  });
+  const body = await runSearch(engine, `search ${request.index}`, pageParams(engine, request, window));
   return { total: body.hits?.total?.value ?? 0, records: recordsOf(body.hits?.hits ?? [], request) };
 }
 
@@ -116,22 +123,7 @@ export async function searchPageTexts(
     return { total: page.total, texts: page.records.map((record) => JSON.stringify(record)) };
   }
   const text = await rawRequest(`search ${request.index}`, (transport) =>
-    engine.client.search(
-      {
-        index: engine.name(request.index),
-        ignore_unavailable: true,
-        filter_path: ['hits.total.value', 'hits.hits._source'],
-        body: {
-          query: request.query,
-          sort: request.sort,
-          from: window.from,
-          size: window.size,
-          track_total_hits: true,
-          _source: sourceOf(request),
-        },
-      } as Record<string, unknown>,
-      transport,
-    ),
+    engine.client.search(pageParams(engine, request, window), transport),
   );
   const reading = readTexts(text);
   return { total: reading.total ?? 0, texts: reading.items };
