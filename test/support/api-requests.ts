@@ -4,20 +4,12 @@
  */
 import { expect } from 'vitest';
 import type { App } from '../../src/api/app.ts';
+import type { PageEnvelope } from '../../src/api/paging.ts';
 import { assertHsdsPage, type HsdsShape } from './hsds-validator.ts';
 
 export type JsonObject = Record<string, unknown>;
 
-export type Page = {
-  total_items: number;
-  total_pages: number;
-  page_number: number;
-  size: number;
-  first_page: boolean;
-  last_page: boolean;
-  empty: boolean;
-  contents: JsonObject[];
-};
+export type Page = PageEnvelope<JsonObject>;
 
 export async function getJson<T = JsonObject>(
   app: App,

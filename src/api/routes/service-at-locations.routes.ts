@@ -9,17 +9,10 @@ import { type Enrich, listResponse, registerListEndpoint } from '../list-route.t
 import { jsonText, registerRecordEndpoint } from '../record-route.ts';
 import { serviceAtLocationItemSchema, serviceAtLocationPageSchema } from '../response-schemas.ts';
 import type { RouteContext } from '../route-context.ts';
-import { toServiceFilters, ukServiceParams } from './services.routes.ts';
+import { serviceListShape, toServiceFilters, ukServiceParams } from './services.routes.ts';
 
 const serviceAtLocationsShape = (ctx: RouteContext) => ({
-  search: param.search().optional(),
-  page: param.page().optional(),
-  per_page: param.perPage(ctx.limits).optional(),
-  format: param.format().optional(),
-  taxonomy_term_id: param.taxonomyTermId().optional(),
-  taxonomy_id: param.taxonomyId().optional(),
-  organization_id: param.organizationId().optional(),
-  modified_after: param.modifiedAfter().optional(),
+  ...serviceListShape(ctx),
   full: param.full('service_at_location').optional(),
   postcode: param.postcode().optional(),
   proximity: param.proximity().optional(),

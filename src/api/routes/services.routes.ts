@@ -20,7 +20,8 @@ export const ukServiceParams = () => ({
   end_time: param.endTime().optional(),
 });
 
-const servicesShape = (ctx: RouteContext) => ({
+/** The search, paging and filter parameters that /services and /service_at_locations share. */
+export const serviceListShape = (ctx: RouteContext) => ({
   search: param.search().optional(),
   page: param.page().optional(),
   per_page: param.perPage(ctx.limits).optional(),
@@ -29,6 +30,10 @@ const servicesShape = (ctx: RouteContext) => ({
   taxonomy_id: param.taxonomyId().optional(),
   organization_id: param.organizationId().optional(),
   modified_after: param.modifiedAfter().optional(),
+});
+
+const servicesShape = (ctx: RouteContext) => ({
+  ...serviceListShape(ctx),
   minimal: param.minimal().optional(),
   full: param.full('service').optional(),
 });
