@@ -8,7 +8,8 @@
  *   writer from the synthetic generator, and reused by later runs when the count matches.
  * - The API runs as a child process (`hsds serve`), so its RSS is sampled from /proc throughout.
  * - Load comes from this process with autocannon, 16 connections, BENCH_SECONDS per scenario
- *   (default 15) after a short warm-up.
+ *   (default 15) after a short warm-up, in three alternating turns of the API and the engine.
+ *   Percentiles come from every response's own time (autocannon's are whole milliseconds).
  *
  * Scenarios: /services?search=..., /services/{id}, /services?taxonomy_id=...&page=k, and a full
  * format=ndjson dump; each beside its direct engine equivalent. Results are printed and written to
@@ -22,7 +23,7 @@ import autocannon, { type Result } from 'autocannon';
 import pino from 'pino';
 import { startEngine, stopEngine } from '../engine/local-engine.ts';
 import { createEngine, type Engine } from '../src/engine/index.ts';
-import { pageWindow, streamOrder } from '../src/index-mapping/search.query.ts';
+import { pageWindow, partitionStream, streamOrder } from '../src/index-mapping/search.query.ts';
 import { buildServiceSearch } from '../src/index-mapping/service-search.query.ts';
 import { writeReadIndices } from '../src/ingest/read-indices.writer.ts';
 import { generateDataset } from '../src/ingest/synthetic/generate.ts';
@@ -30,14 +31,18 @@ import { generateDataset } from '../src/ingest/synthetic/generate.ts';
 const SERVICES = Number(process.env.BENCH_SERVICES ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const WARMUP_SECONDS = 3;
+// Each scenario's SECONDS are split into this many turns of the API and the engine.
+const ROUNDS = 3;
 const CONNECTIONS = 16;
 const PREFIX = process.env.BENCH_PREFIX ?? 'bench-api';
 const ENGINE_PORT = Number(process.env.ENGINE_PORT ?? 9200);
-// V8's default young generation grows to about 200 MB of heap under this load; 8 MB semi-spaces
-// keep the server's RSS near 250 MB at a small cost in throughput. Empty string: Node's defaults.
-const API_NODE_FLAGS = (process.env.BENCH_API_NODE_FLAGS ?? '--max-semi-space-size=8')
-  .split(' ')
-  .filter(Boolean);
+// The API runs as operators run it, `npx hsds serve` (bin/hsds.js: Node 24 with
+// --max-semi-space-size=8 --max-old-space-size=256). BENCH_API_NODE_FLAGS="..." runs
+// `node <flags> src/cli/main.ts serve` instead ("" for Node's defaults).
+const API_NODE_FLAGS = process.env.BENCH_API_NODE_FLAGS?.split(' ').filter(Boolean);
+const API_COMMAND = API_NODE_FLAGS
+  ? [process.execPath, ...API_NODE_FLAGS, 'src/cli/main.ts', 'serve']
+  : ['bin/hsds.js', 'serve'];
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
 
@@ -120,7 +125,8 @@ async function sampleData(engine: Engine): Promise<Samples> {
 }
 
 function startApi(engineUrl: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...API_NODE_FLAGS, 'src/cli/main.ts', 'serve'], {
+  const [command, ...args] = API_COMMAND as [string, ...string[]];
+  const child = spawn(command, args, {
     env: {
       ...process.env,
       OPENSEARCH_URL: engineUrl,
@@ -177,15 +183,38 @@ const rotate = <T>(items: readonly T[]) => {
 
 type Load = { url: string; requests: Parameters<typeof autocannon>[0]['requests'] };
 
-async function run(load: Load, seconds: number): Promise<Result> {
-  return autocannon({
+/** A load's outcome: autocannon's counts, and every response time at full resolution. */
+type Measured = { result: Result; latencies: number[]; seconds: number };
+
+async function run(load: Load, seconds: number): Promise<Measured> {
+  const latencies: number[] = [];
+  const result = await autocannon({
     url: load.url,
     connections: CONNECTIONS,
     duration: seconds,
     requests: load.requests,
     timeout: 30,
+    // autocannon's own percentiles are whole milliseconds; a lookup takes about one.
+    setupClient: (client) => client.on('response', (_status, _bytes, ms) => latencies.push(ms)),
   });
+  return { result, latencies, seconds };
 }
+
+/** Several loads as one: rounds of the same scenario added up. */
+const combine = (parts: Measured[]): Measured => ({
+  result: {
+    ...parts[0]!.result,
+    errors: parts.reduce((n, p) => n + p.result.errors, 0),
+    timeouts: parts.reduce((n, p) => n + p.result.timeouts, 0),
+    non2xx: parts.reduce((n, p) => n + p.result.non2xx, 0),
+  },
+  latencies: parts.flatMap((p) => p.latencies),
+  seconds: parts.reduce((n, p) => n + p.seconds, 0),
+});
+
+const quantile = (sorted: readonly number[], q: number) =>
+  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+const round2 = (n: number) => Math.round(n * 100) / 100;
 
 type Row = {
   scenario: string;
@@ -200,18 +229,21 @@ type Row = {
   apiPeakRssMb?: number;
 };
 
-const row = (scenario: string, target: Row['target'], r: Result, rss?: number): Row => ({
-  scenario,
-  target,
-  medianMs: r.latency.p50,
-  meanMs: Math.round(r.latency.average * 100) / 100,
-  p99Ms: r.latency.p99,
-  rps: Math.round(r.requests.average),
-  requests: r.requests.total,
-  errors: r.errors + r.timeouts,
-  non2xx: r.non2xx,
-  ...(rss === undefined ? {} : { apiPeakRssMb: Math.round(rss) }),
-});
+const row = (scenario: string, target: Row['target'], m: Measured, rss?: number): Row => {
+  const sorted = [...m.latencies].sort((a, b) => a - b);
+  return {
+    scenario,
+    target,
+    medianMs: round2(quantile(sorted, 0.5)),
+    meanMs: round2(sorted.reduce((a, b) => a + b, 0) / Math.max(sorted.length, 1)),
+    p99Ms: round2(quantile(sorted, 0.99)),
+    rps: Math.round(sorted.length / m.seconds),
+    requests: sorted.length,
+    errors: m.result.errors + m.result.timeouts,
+    non2xx: m.result.non2xx,
+    ...(rss === undefined ? {} : { apiPeakRssMb: Math.round(rss) }),
+  };
+};
 
 /** The search body the API sends for /services (see src/engine/search.ts searchPage). */
 function engineSearch(
@@ -246,7 +278,10 @@ async function dump(url: string): Promise<{ lines: number; seconds: number }> {
   return { lines, seconds: (performance.now() - started) / 1000 };
 }
 
-/** The engine-side equivalent of the dump: the same point-in-time walk, raw JSON lines. */
+/**
+ * The engine-side equivalent of the dump: the same point-in-time walk as the API's, in the same
+ * parts side by side (partitionStream), raw JSON lines.
+ */
 async function engineDump(engineUrl: string, index: string, source: readonly string[]) {
   const started = performance.now();
   const post = async (path: string, body?: unknown) => {
@@ -258,32 +293,35 @@ async function engineDump(engineUrl: string, index: string, source: readonly str
     return res.json() as Promise<Record<string, unknown>>;
   };
   const pit = (await post(`/${index}/_search/point_in_time?keep_alive=2m`)).pit_id as string;
-  const request = streamOrder(buildServiceSearch({}, 'list'));
-  let after: unknown[] | undefined;
-  let lines = 0;
   let bytes = 0;
-  for (;;) {
-    const body = (await post('/_search?filter_path=hits.hits._source,hits.hits.sort', {
-      pit: { id: pit, keep_alive: '2m' },
-      query: request.query,
-      sort: request.sort,
-      size: 1000,
-      _source: { includes: source },
-      ...(after ? { search_after: after } : {}),
-    })) as { hits?: { hits: { _source: { record: unknown }; sort: unknown[] }[] } };
-    // The client's share of the work: each record written out as a line.
-    const hits = body.hits?.hits ?? [];
-    for (const hit of hits) bytes += JSON.stringify(hit._source.record).length + 1;
-    lines += hits.length;
-    if (hits.length < 1000) break;
-    after = hits[hits.length - 1]!.sort;
-  }
+  const walk = async (part: ReturnType<typeof streamOrder>) => {
+    let after: unknown[] | undefined;
+    let lines = 0;
+    for (;;) {
+      const body = (await post('/_search?filter_path=hits.hits._source,hits.hits.sort', {
+        pit: { id: pit, keep_alive: '2m' },
+        query: part.query,
+        sort: part.sort,
+        size: 1000,
+        _source: { includes: source },
+        ...(after ? { search_after: after } : {}),
+      })) as { hits?: { hits: { _source: { record: unknown }; sort: unknown[] }[] } };
+      // The client's share of the work: each record written out as a line.
+      const hits = body.hits?.hits ?? [];
+      for (const hit of hits) bytes += JSON.stringify(hit._source.record).length + 1;
+      lines += hits.length;
+      if (hits.length < 1000) return lines;
+      after = hits[hits.length - 1]!.sort;
+    }
+  };
+  const parts = partitionStream(streamOrder(buildServiceSearch({}, 'list')));
+  const counts = await Promise.all(parts.map(walk));
   await fetch(`${engineUrl}/_search/point_in_time`, {
     method: 'DELETE',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ pit_id: [pit] }),
   });
-  return { lines, bytes, seconds: (performance.now() - started) / 1000 };
+  return { lines: counts.reduce((a, b) => a + b, 0), bytes, seconds: (performance.now() - started) / 1000 };
 }
 
 async function main() {
@@ -302,7 +340,7 @@ async function main() {
     const apiUrl = `http://127.0.0.1:${port}`;
     const index = engine.name('services');
     log(
-      `API at ${apiUrl} (pid ${api.pid}, node ${API_NODE_FLAGS.join(' ') || 'defaults'}), ${SECONDS} s per scenario, ${CONNECTIONS} connections`,
+      `API at ${apiUrl} (pid ${api.pid}, ${API_COMMAND.join(' ')}), ${SECONDS} s per scenario, ${CONNECTIONS} connections`,
     );
 
     const nextSearch = rotate(samples.searches);
@@ -377,13 +415,22 @@ async function main() {
     for (const scenario of scenarios) {
       await run(scenario.api, WARMUP_SECONDS);
       await run(scenario.engine, WARMUP_SECONDS);
-      rss.takeWindowPeak();
-      const apiResult = await run(scenario.api, SECONDS);
-      rows.push(row(scenario.name, 'api', apiResult, rss.takeWindowPeak()));
-      const engineResult = await run(scenario.engine, SECONDS);
-      rows.push(row(scenario.name, 'engine', engineResult));
+      // The API and the engine take turns, so a burst of load from elsewhere on a shared machine
+      // falls on both rather than on one.
+      const api: Measured[] = [];
+      const direct: Measured[] = [];
+      let apiRss = 0;
+      for (let round = 0; round < ROUNDS; round++) {
+        rss.takeWindowPeak();
+        api.push(await run(scenario.api, SECONDS / ROUNDS));
+        apiRss = Math.max(apiRss, rss.takeWindowPeak());
+        direct.push(await run(scenario.engine, SECONDS / ROUNDS));
+      }
+      const apiRow = row(scenario.name, 'api', combine(api), apiRss);
+      const engineRow = row(scenario.name, 'engine', combine(direct));
+      rows.push(apiRow, engineRow);
       log(
-        `  ${scenario.name}: api ${apiResult.latency.p50} ms median, ${Math.round(apiResult.requests.average)} rps; engine ${engineResult.latency.p50} ms`,
+        `  ${scenario.name}: api ${apiRow.medianMs} ms median, ${apiRow.rps} rps; engine ${engineRow.medianMs} ms, ${engineRow.rps} rps`,
       );
     }
 
@@ -446,7 +493,7 @@ async function main() {
     );
     writeFileSync(
       file,
-      `${JSON.stringify({ services: SERVICES, seconds: SECONDS, connections: CONNECTIONS, apiNodeFlags: API_NODE_FLAGS, loadAverage: loadavg(), rows, dumps, verdicts }, null, 2)}\n`,
+      `${JSON.stringify({ services: SERVICES, seconds: SECONDS, connections: CONNECTIONS, apiCommand: API_COMMAND.join(' '), loadAverage: loadavg(), rows, dumps, verdicts }, null, 2)}\n`,
     );
     log(`results written to ${file.pathname}`);
   } finally {

@@ -25,6 +25,10 @@ declare module 'autocannon' {
     pipelining?: number;
     requests?: Request[];
     timeout?: number;
+    /** Called with each connection's client: its 'response' event gives the time in ms (fractional). */
+    setupClient?: (client: {
+      on(event: 'response', listener: (status: number, bytes: number, ms: number) => void): void;
+    }) => void;
   };
   function autocannon(options: Options): Promise<Result>;
   export default autocannon;

@@ -25,13 +25,17 @@ function skipSpace(text: string, i: number): number {
 
 /** The index just past the string that starts at `i` (an opening quote). */
 function skipString(text: string, i: number): number {
-  for (let j = i + 1; j < text.length; j++) {
-    const c = text.charCodeAt(j);
-    if (c === BACKSLASH) j++;
-    else if (c === QUOTE) return j + 1;
+  // indexOf runs natively: a string is crossed in one call unless it holds an escaped quote.
+  for (let q = text.indexOf('"', i + 1); q >= 0; q = text.indexOf('"', q + 1)) {
+    let backslashes = 0;
+    while (text.charCodeAt(q - 1 - backslashes) === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return q + 1;
   }
   return -1;
 }
+
+// The characters that change nesting; `test` with `lastIndex` finds the next one natively.
+const STRUCTURAL = /["{}[\]]/g;
 
 /** The index just past the JSON value that starts at `i`; -1 when the text ends first. */
 export function skipValue(text: string, i: number): number {
@@ -39,16 +43,16 @@ export function skipValue(text: string, i: number): number {
   if (first === QUOTE) return skipString(text, i);
   if (first === OPEN_BRACE || first === OPEN_BRACKET) {
     let depth = 0;
-    for (let j = i; j < text.length; j++) {
+    STRUCTURAL.lastIndex = i;
+    while (STRUCTURAL.test(text)) {
+      const j = STRUCTURAL.lastIndex - 1;
       const c = text.charCodeAt(j);
       if (c === QUOTE) {
-        j = skipString(text, j) - 1;
-        if (j < 0) return -1;
+        const end = skipString(text, j);
+        if (end < 0) return -1;
+        STRUCTURAL.lastIndex = end;
       } else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
-      else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
-        depth--;
-        if (depth === 0) return j + 1;
-      }
+      else if (--depth === 0) return j + 1;
     }
     return -1;
   }
@@ -72,69 +76,101 @@ export function skipValue(text: string, i: number): number {
 
 export type Slice = { start: number; end: number };
 
+const decodeKey = (raw: string) => (raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw);
+
+/**
+ * Walks the members of the object at `start` once: `visit` gets each key (decoded) and where its
+ * value starts, and answers where the value ends (skipValue, or its own walk when it descends),
+ * -1 when malformed. Answers the index just past the object, or -1.
+ */
+function eachMember(text: string, start: number, visit: (key: string, at: number) => number): number {
+  let i = skipSpace(text, start);
+  if (text.charCodeAt(i) !== OPEN_BRACE) return -1;
+  i = skipSpace(text, i + 1);
+  if (text.charCodeAt(i) === CLOSE_BRACE) return i + 1;
+  for (;;) {
+    if (text.charCodeAt(i) !== QUOTE) return -1;
+    const keyEnd = skipString(text, i);
+    if (keyEnd < 0) return -1;
+    const key = decodeKey(text.slice(i + 1, keyEnd - 1));
+    i = skipSpace(text, keyEnd);
+    if (text.charCodeAt(i) !== COLON) return -1;
+    const end = visit(key, skipSpace(text, i + 1));
+    if (end < 0) return -1;
+    i = skipSpace(text, end);
+    const c = text.charCodeAt(i);
+    if (c === CLOSE_BRACE) return i + 1;
+    if (c !== COMMA) return -1;
+    i = skipSpace(text, i + 1);
+  }
+}
+
+/** Walks the elements of the array at `start` once (see eachMember). */
+function eachElement(text: string, start: number, visit: (at: number) => number): number {
+  let i = skipSpace(text, start);
+  if (text.charCodeAt(i) !== OPEN_BRACKET) return -1;
+  i = skipSpace(text, i + 1);
+  if (text.charCodeAt(i) === CLOSE_BRACKET) return i + 1;
+  for (;;) {
+    const end = visit(i);
+    if (end < 0) return -1;
+    i = skipSpace(text, end);
+    const c = text.charCodeAt(i);
+    if (c === CLOSE_BRACKET) return i + 1;
+    if (c !== COMMA) return -1;
+    i = skipSpace(text, i + 1);
+  }
+}
+
 /** The members of the object starting at `start`: key (decoded) and where its value lies. */
 export function objectMembers(text: string, start: number): Map<string, Slice> | undefined {
   const members = new Map<string, Slice>();
-  let i = skipSpace(text, start);
-  if (text.charCodeAt(i) !== OPEN_BRACE) return undefined;
-  i = skipSpace(text, i + 1);
-  if (text.charCodeAt(i) === CLOSE_BRACE) return members;
-  for (;;) {
-    if (text.charCodeAt(i) !== QUOTE) return undefined;
-    const keyEnd = skipString(text, i);
-    if (keyEnd < 0) return undefined;
-    const rawKey = text.slice(i + 1, keyEnd - 1);
-    const key = rawKey.includes('\\') ? (JSON.parse(`"${rawKey}"`) as string) : rawKey;
-    i = skipSpace(text, keyEnd);
-    if (text.charCodeAt(i) !== COLON) return undefined;
-    i = skipSpace(text, i + 1);
-    const end = skipValue(text, i);
-    if (end < 0) return undefined;
-    members.set(key, { start: i, end });
-    i = skipSpace(text, end);
-    const c = text.charCodeAt(i);
-    if (c === CLOSE_BRACE) return members;
-    if (c !== COMMA) return undefined;
-    i = skipSpace(text, i + 1);
-  }
+  const end = eachMember(text, start, (key, at) => {
+    const valueEnd = skipValue(text, at);
+    members.set(key, { start: at, end: valueEnd });
+    return valueEnd;
+  });
+  return end < 0 ? undefined : members;
 }
 
 /** The elements of the array starting at `start`. */
 export function arrayElements(text: string, start: number): Slice[] | undefined {
   const elements: Slice[] = [];
-  let i = skipSpace(text, start);
-  if (text.charCodeAt(i) !== OPEN_BRACKET) return undefined;
-  i = skipSpace(text, i + 1);
-  if (text.charCodeAt(i) === CLOSE_BRACKET) return elements;
-  for (;;) {
-    const end = skipValue(text, i);
-    if (end < 0) return undefined;
-    elements.push({ start: i, end });
-    i = skipSpace(text, end);
-    const c = text.charCodeAt(i);
-    if (c === CLOSE_BRACKET) return elements;
-    if (c !== COMMA) return undefined;
-    i = skipSpace(text, i + 1);
-  }
+  const end = eachElement(text, start, (at) => {
+    const valueEnd = skipValue(text, at);
+    elements.push({ start: at, end: valueEnd });
+    return valueEnd;
+  });
+  return end < 0 ? undefined : elements;
 }
 
-/** The text of the value at `path` (object keys) from the object starting at `start`. */
+/**
+ * The value at `path` (object keys) in the object starting at `start`. Each level is walked only
+ * up to the member it descends into.
+ */
 export function slicePath(text: string, path: readonly string[], start = 0): Slice | undefined {
-  let at: Slice = { start, end: text.length };
-  for (const key of path) {
-    const member = objectMembers(text, at.start)?.get(key);
-    if (!member) return undefined;
-    at = member;
-  }
-  return at;
+  let found: Slice | undefined;
+  const STOP = -2;
+  const descend = (at: number, depth: number): number =>
+    eachMember(text, at, (key, valueAt) => {
+      if (key !== path[depth]) return skipValue(text, valueAt);
+      if (depth === path.length - 1) {
+        found = { start: valueAt, end: skipValue(text, valueAt) };
+        return found.end < 0 ? -1 : STOP;
+      }
+      descend(valueAt, depth + 1);
+      // Keys are unique: once the path's member is walked, nothing further can match.
+      return found ? STOP : -1;
+    });
+  if (path.length === 0) return { start, end: skipValue(text, start) };
+  descend(start, 0);
+  return found;
 }
-
-const sliceText = (text: string, slice: Slice | undefined) =>
-  slice ? text.slice(slice.start, slice.end) : undefined;
 
 /** `_source.record` of a get response, as text. */
 export function sliceGetRecord(text: string): string | undefined {
-  return sliceText(text, slicePath(text, ['_source', 'record']));
+  const slice = slicePath(text, ['_source', 'record']);
+  return slice ? text.slice(slice.start, slice.end) : undefined;
 }
 
 export type SlicedHits = {
@@ -146,38 +182,55 @@ export type SlicedHits = {
   lastSort: unknown[] | undefined;
 };
 
-/** The hits of a search response: each record as text, the total, the last sort values. */
+/**
+ * The hits of a search response: each record as text, the total, the last sort values. One walk
+ * over the text: every byte of a record is looked at once.
+ */
 export function sliceSearchHits(text: string): SlicedHits | undefined {
-  const top = objectMembers(text, 0);
-  if (!top) return undefined;
-  const pit = top.get('pit_id');
-  const hitsObject = top.get('hits');
-  const hitsMembers = hitsObject ? objectMembers(text, hitsObject.start) : new Map<string, Slice>();
-  if (!hitsMembers) return undefined;
-  const totalSlice = hitsMembers.get('total');
-  const total = totalSlice
-    ? (JSON.parse(text.slice(totalSlice.start, totalSlice.end)) as { value?: number }).value
-    : undefined;
-  const list = hitsMembers.get('hits');
-  const elements = list ? arrayElements(text, list.start) : [];
-  if (!elements) return undefined;
+  let total: number | undefined;
+  let pitId: string | undefined;
   const records: string[] = [];
-  let lastSort: unknown[] | undefined;
-  for (const [n, element] of elements.entries()) {
-    const hit = objectMembers(text, element.start);
-    if (!hit) return undefined;
-    const source = hit.get('_source');
-    const record = source ? objectMembers(text, source.start)?.get('record') : undefined;
-    records.push(record ? text.slice(record.start, record.end) : '{}');
-    if (n === elements.length - 1) {
-      const sort = hit.get('sort');
-      lastSort = sort ? (JSON.parse(text.slice(sort.start, sort.end)) as unknown[]) : undefined;
-    }
-  }
+  let lastSort: Slice | undefined;
+  const skipParsed = (at: number, use: (value: unknown) => void) => {
+    const end = skipValue(text, at);
+    if (end >= 0) use(JSON.parse(text.slice(at, end)));
+    return end;
+  };
+  const hit = (at: number) => {
+    let record = '{}';
+    lastSort = undefined;
+    const end = eachMember(text, at, (key, valueAt) => {
+      if (key === 'sort') {
+        const sortEnd = skipValue(text, valueAt);
+        lastSort = { start: valueAt, end: sortEnd };
+        return sortEnd;
+      }
+      if (key !== '_source') return skipValue(text, valueAt);
+      return eachMember(text, valueAt, (sourceKey, sourceAt) => {
+        const sourceEnd = skipValue(text, sourceAt);
+        if (sourceKey === 'record' && sourceEnd >= 0) record = text.slice(sourceAt, sourceEnd);
+        return sourceEnd;
+      });
+    });
+    records.push(record);
+    return end;
+  };
+  const end = eachMember(text, 0, (key, at) => {
+    if (key === 'pit_id') return skipParsed(at, (value) => (pitId = value as string));
+    if (key !== 'hits') return skipValue(text, at);
+    return eachMember(text, at, (hitsKey, hitsAt) => {
+      if (hitsKey === 'total')
+        return skipParsed(hitsAt, (value) => (total = (value as { value?: number }).value));
+      if (hitsKey === 'hits') return eachElement(text, hitsAt, hit);
+      return skipValue(text, hitsAt);
+    });
+  });
+  if (end < 0) return undefined;
+  const sort = lastSort as Slice | undefined;
   return {
     total,
-    pitId: pit ? (JSON.parse(text.slice(pit.start, pit.end)) as string) : undefined,
+    pitId,
     records,
-    lastSort,
+    lastSort: sort ? (JSON.parse(text.slice(sort.start, sort.end)) as unknown[]) : undefined,
   };
 }

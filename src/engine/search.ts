@@ -13,7 +13,7 @@
 import { errors } from '@opensearch-project/opensearch';
 import type { TransportRequestOptions } from '@opensearch-project/opensearch/lib/Transport.js';
 import type { ReadIndex } from '../index-mapping/read-indices.mapping.ts';
-import { RESULT_WINDOW, type SearchRequest } from '../index-mapping/search.query.ts';
+import { partitionStream, RESULT_WINDOW, type SearchRequest } from '../index-mapping/search.query.ts';
 import { type Engine, engineCall } from './engine.ts';
 import { EngineNotFoundError, translateEngineError } from './errors.ts';
 import { sliceGetRecord, sliceSearchHits } from './raw-json.ts';
@@ -309,9 +309,11 @@ function readTexts(text: string): BatchReading<string> {
 
 /**
  * Every match of a search, batch by batch, inside one point in time (a consistent snapshot however
- * long the client takes). The next batch is requested while the consumer handles the current one;
- * at most two batches are held. The first batch comes even when there are no matches (total 0).
- * Stopping the iteration (`return()`) releases the point in time.
+ * long the client takes). A stream in index order is walked in parts side by side
+ * (partitionStream), so both engine cores work; batches are handed on as they arrive. Each part
+ * asks for its next batch while the consumer handles the current one: at most two batches a part
+ * are held. The first batch carries the total of every part, and comes even when there are no
+ * matches (total 0). Stopping the iteration (`return()`) releases the point in time.
  */
 async function* walkPointInTime<T>(
   engine: Engine,
@@ -326,16 +328,18 @@ async function* walkPointInTime<T>(
     yield { total: 0, items: [] };
     return;
   }
-  let total = 0;
-  const fetchBatch = async (after: unknown[] | undefined) => {
+  const parts = partitionStream(request);
+  type Arrival = { part: number; reading: BatchReading<T> };
+  const fetchBatch = async (part: number, after: unknown[] | undefined): Promise<Arrival> => {
+    const { query, sort } = parts[part] as SearchRequest;
     const text = await rawRequest(`stream ${request.index}`, (transport) =>
       engine.client.search(
         {
           filter_path: ['hits.total.value', 'hits.hits._source', 'hits.hits.sort', 'pit_id'],
           body: {
             pit: { id: pitId as string, keep_alive: keepAlive },
-            query: request.query,
-            sort: request.sort,
+            query,
+            sort,
             size: batchSize,
             _source: sourceOf(request),
             track_total_hits: after === undefined,
@@ -347,23 +351,35 @@ async function* walkPointInTime<T>(
     );
     const reading = read(text);
     pitId = reading.pitId ?? pitId;
-    if (after === undefined) total = reading.total ?? 0;
-    return reading;
+    return { part, reading };
   };
-  let pending: Promise<BatchReading<T>> | undefined = fetchBatch(undefined);
+  const pending = new Map<number, Promise<Arrival>>();
+  const ask = (part: number, after: unknown[] | undefined) => {
+    const batch = fetchBatch(part, after);
+    // A batch that fails after the consumer stopped must not become an unhandled rejection.
+    batch.catch(() => {});
+    pending.set(part, batch);
+  };
+  const askNext = ({ part, reading }: Arrival) => {
+    if (reading.count === batchSize) ask(part, reading.lastSort);
+  };
   try {
-    while (pending) {
-      const batch: BatchReading<T> = await pending;
-      pending = undefined;
-      if (batch.count === batchSize) {
-        pending = fetchBatch(batch.lastSort);
-        // A prefetch that fails after the consumer stopped must not become an unhandled rejection.
-        pending.catch(() => {});
-      }
-      yield { total, items: batch.items };
+    parts.forEach((_, part) => {
+      ask(part, undefined);
+    });
+    const firsts = await Promise.all(pending.values());
+    pending.clear();
+    const total = firsts.reduce((sum, { reading }) => sum + (reading.total ?? 0), 0);
+    for (const arrival of firsts) askNext(arrival);
+    for (const { reading } of firsts) yield { total, items: reading.items };
+    while (pending.size > 0) {
+      const arrival = await Promise.race(pending.values());
+      pending.delete(arrival.part);
+      askNext(arrival);
+      yield { total, items: arrival.reading.items };
     }
   } finally {
-    if (pending) await pending.catch(() => {});
+    await Promise.allSettled(pending.values());
     if (pitId) await closePit(engine, pitId);
   }
 }

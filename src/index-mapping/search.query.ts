@@ -79,3 +79,33 @@ export function streamOrder(request: SearchRequest): SearchRequest {
   if (meaningful) return request;
   return { ...request, sort: [{ _doc: { order: 'asc' } }, byId] };
 }
+
+/**
+ * Where a stream in index order is cut into parts walked side by side. One walk keeps one engine
+ * thread busy; two keep both cores of a small machine busy: on 2 cores, 100,000 services stream
+ * about 1.3 times faster as list items and 1.5 times faster as full records (bench/api.bench.ts).
+ * HSDS ids are UUIDs, so cutting the id range at "8" halves it; any other ids are still covered
+ * exactly once, only less evenly.
+ */
+export const STREAM_CUTS: readonly string[] = ['8'];
+
+/**
+ * The parts of a stream (see STREAM_CUTS): the same request restricted to consecutive id ranges
+ * that together cover every id once. Only streams in index order are cut; an order that means
+ * something (relevance, distance) must come from one walk.
+ */
+export function partitionStream(
+  request: SearchRequest,
+  cuts: readonly string[] = STREAM_CUTS,
+): SearchRequest[] {
+  const first = request.sort[0];
+  if (!first || !('_doc' in first) || cuts.length === 0) return [request];
+  const bounds = [undefined, ...cuts, undefined];
+  return bounds.slice(1).map((upper, i) => {
+    const lower = bounds[i];
+    const range = {
+      range: { [F.id]: { ...(lower ? { gte: lower } : {}), ...(upper ? { lt: upper } : {}) } },
+    };
+    return { ...request, query: { bool: { must: [request.query], filter: [range] } } };
+  });
+}

@@ -60,6 +60,25 @@ describe('raw JSON slicing', () => {
     expect(sliced).toMatchObject({ total: 1234, pitId: 'p"1', lastSort: ['b"}', 49] });
   });
 
+  it('reads random responses as a parser does, in any member order and spacing', () => {
+    for (let seed = 1; seed <= 200; seed++) {
+      const records = Array.from({ length: seed % 7 }, (_, i) => randomValue(seed * 31 + i));
+      const hits = records.map((record, i) =>
+        i % 2 === 0
+          ? { sort: [randomValue(seed + i), i], _source: { [`k\\"${i}`]: randomValue(i), record } }
+          : { _source: { record, after: randomValue(seed - i) }, sort: [i] },
+      );
+      const response = { took: 3, hits: { hits, total: { value: seed } }, pit_id: `p${seed}` };
+      const text = JSON.stringify(response, null, seed % 3);
+      const sliced = sliceSearchHits(text)!;
+      expect(sliced.records.map((t) => JSON.parse(t))).toEqual(records);
+      expect(sliced.lastSort).toEqual(hits.at(-1)?.sort);
+      expect(sliced).toMatchObject({ total: seed, pitId: `p${seed}` });
+      const get = { _id: String(seed), _source: { before: records, record: records[0] ?? {}, after: seed } };
+      expect(JSON.parse(sliceGetRecord(JSON.stringify(get, null, seed % 2))!)).toEqual(records[0] ?? {});
+    }
+  });
+
   it('answers an empty result and leaves malformed text to the caller', () => {
     expect(sliceSearchHits('{"hits":{"hits":[]}}')).toEqual({
       total: undefined,
