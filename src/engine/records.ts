@@ -122,8 +122,8 @@ async function searchPage(
   const body = {
     size,
     query,
-    // What reindex does not need stays on the engine.
-    _source: { excludes: ['source'] },
+    // The whole source (`source` too, which reindex ignores): filtering would make the engine
+    // parse and re-serialise every record instead of sending the stored bytes.
     ...(sort ? { sort } : {}),
     ...(after ? { search_after: after } : {}),
     ...(snapshot ? { pit: { id: snapshot.pitId, keep_alive: '10m' } } : {}),
