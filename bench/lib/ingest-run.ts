@@ -63,6 +63,9 @@ if (mode === 'pipeline') {
   const imported = await importSource(engine, values.source!, { bulk });
   const importMs = performance.now() - started;
   result.import_peak_rss = importRss.stop();
+  // Which half of the pipeline the engine spends its CPU on.
+  if (engineCpu0 !== undefined) result.import_engine_cpu_ms = ((await engineCpuMs(engine)) ?? 0) - engineCpu0;
+  result.import_node_cpu_ms = cpu() - cpu0;
   const report = await reindex(engine, {
     bulk,
     ...(values.batch ? { batchSize: Number(values.batch) } : {}),

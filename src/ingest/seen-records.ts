@@ -44,29 +44,42 @@ export class BloomFilter {
     return this.bits.byteLength;
   }
 
-  private *positions(key: string): Generator<number> {
-    const [h1, h2] = hash64(key);
-    // Double hashing: h1 + i·h2 gives k positions of k independent-enough hashes.
-    for (let i = 0; i < this.hashes; i++) yield (h1 + Math.imul(i, h2 | 1)) & this.mask;
-  }
-
+  // Double hashing: h1 + i·h2 gives k positions of k independent-enough hashes. Written out in
+  // both methods: a generator here cost more than the hashing.
   add(key: string): void {
-    for (const p of this.positions(key)) this.bits[p >>> 5]! |= 1 << (p & 31);
+    const [h1, h2] = hash64(key);
+    const step = h2 | 1;
+    for (let i = 0; i < this.hashes; i++) {
+      const p = (h1 + Math.imul(i, step)) & this.mask;
+      this.bits[p >>> 5]! |= 1 << (p & 31);
+    }
   }
 
   mightContain(key: string): boolean {
-    for (const p of this.positions(key)) if ((this.bits[p >>> 5]! & (1 << (p & 31))) === 0) return false;
+    const [h1, h2] = hash64(key);
+    const step = h2 | 1;
+    for (let i = 0; i < this.hashes; i++) {
+      const p = (h1 + Math.imul(i, step)) & this.mask;
+      if ((this.bits[p >>> 5]! & (1 << (p & 31))) === 0) return false;
+    }
     return true;
   }
 }
 
-/** The most recent entries, oldest evicted first (a Map keeps insertion order). */
+/**
+ * The most recent entries, oldest evicted first (a Map keeps insertion order): at least the last
+ * `limit` set, at most a quarter more. Evicting one entry per insertion would walk, each time, over
+ * the holes deleted entries leave at the front of a Map until V8 rehashes it: 14 us an insertion
+ * at 20,000 entries, a fifth of an import's CPU. Trimming a quarter at once costs under 1 us.
+ */
 export class RecentWindow<T> {
-  private readonly entries = new Map<string, T>();
+  private entries = new Map<string, T>();
   private readonly limit: number;
+  private readonly slack: number;
 
   constructor(limit: number) {
     this.limit = limit;
+    this.slack = Math.max(1, limit >> 2);
   }
 
   get(key: string): T | undefined {
@@ -76,10 +89,12 @@ export class RecentWindow<T> {
   set(key: string, value: T): void {
     this.entries.delete(key);
     this.entries.set(key, value);
-    if (this.entries.size > this.limit) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
+    if (this.entries.size < this.limit + this.slack) return;
+    const drop = this.entries.size - this.limit;
+    const kept = new Map<string, T>();
+    let seen = 0;
+    for (const [k, v] of this.entries) if (seen++ >= drop) kept.set(k, v);
+    this.entries = kept;
   }
 }
 

@@ -127,4 +127,19 @@ describe('the repeat check', () => {
     expect(window.get('a')).toBe(3);
     expect(window.get('c')).toBe(4);
   });
+
+  it('keeps at least the last `limit` entries of a long run, and at most a quarter more', () => {
+    const window = new RecentWindow<number>(100);
+    for (let i = 0; i < 10_000; i++) {
+      window.set(`k${i}`, i);
+      // An entry refreshed now and then stays however old it is.
+      if (i % 50 === 0) window.set('kept', i);
+    }
+    for (let i = 9_900; i < 10_000; i++) expect(window.get(`k${i}`)).toBe(i);
+    expect(window.get('kept')).toBe(9_950);
+    const held = Array.from({ length: 10_000 }, (_, i) => window.get(`k${i}`)).filter((v) => v !== undefined);
+    expect(held.length).toBeGreaterThanOrEqual(99);
+    expect(held.length).toBeLessThanOrEqual(125);
+    expect(window.get('k0')).toBeUndefined();
+  });
 });
