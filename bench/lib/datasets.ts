@@ -15,7 +15,8 @@ export async function ensureSyntheticDataset(
 ): Promise<Dataset> {
   const dir = join(dataDir, `synthetic-${services}-${seed}`);
   const marker = join(dir, 'dataset.json');
-  if (existsSync(marker)) return JSON.parse(readFileSync(marker, 'utf8')) as Dataset;
+  // The folder is where it is now: a marker written by a clone elsewhere names another path.
+  if (existsSync(marker)) return { ...(JSON.parse(readFileSync(marker, 'utf8')) as Dataset), dir };
   const started = Date.now();
   log(`generating ${services} synthetic services (seed ${seed}) into ${dir}...`);
   const result = await writeDataset(dir, generateDataset({ services, seed }));
