@@ -74,7 +74,7 @@ export function skipValue(text: string, i: number): number {
   return j > i ? j : -1;
 }
 
-export type Slice = { start: number; end: number };
+type Slice = { start: number; end: number };
 
 const decodeKey = (raw: string) => (raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw);
 
@@ -122,55 +122,26 @@ function eachElement(text: string, start: number, visit: (at: number) => number)
   }
 }
 
-/** The members of the object starting at `start`: key (decoded) and where its value lies. */
-export function objectMembers(text: string, start: number): Map<string, Slice> | undefined {
-  const members = new Map<string, Slice>();
-  const end = eachMember(text, start, (key, at) => {
-    const valueEnd = skipValue(text, at);
-    members.set(key, { start: at, end: valueEnd });
-    return valueEnd;
-  });
-  return end < 0 ? undefined : members;
-}
-
-/** The elements of the array starting at `start`. */
-export function arrayElements(text: string, start: number): Slice[] | undefined {
-  const elements: Slice[] = [];
-  const end = eachElement(text, start, (at) => {
-    const valueEnd = skipValue(text, at);
-    elements.push({ start: at, end: valueEnd });
-    return valueEnd;
-  });
-  return end < 0 ? undefined : elements;
-}
-
 /**
- * The value at `path` (object keys) in the object starting at `start`. Each level is walked only
- * up to the member it descends into.
+ * Where the value of `key` starts in the object at `start`, or -1. The walk stops there (keys are
+ * unique): what follows is not read.
  */
-export function slicePath(text: string, path: readonly string[], start = 0): Slice | undefined {
-  let found: Slice | undefined;
-  const STOP = -2;
-  const descend = (at: number, depth: number): number =>
-    eachMember(text, at, (key, valueAt) => {
-      if (key !== path[depth]) return skipValue(text, valueAt);
-      if (depth === path.length - 1) {
-        found = { start: valueAt, end: skipValue(text, valueAt) };
-        return found.end < 0 ? -1 : STOP;
-      }
-      descend(valueAt, depth + 1);
-      // Keys are unique: once the path's member is walked, nothing further can match.
-      return found ? STOP : -1;
-    });
-  if (path.length === 0) return { start, end: skipValue(text, start) };
-  descend(start, 0);
+function memberStart(text: string, start: number, key: string): number {
+  let found = -1;
+  eachMember(text, start, (memberKey, at) => {
+    if (memberKey !== key) return skipValue(text, at);
+    found = at;
+    return -1;
+  });
   return found;
 }
 
 /** `_source.record` of a get response, as text. */
 export function sliceGetRecord(text: string): string | undefined {
-  const slice = slicePath(text, ['_source', 'record']);
-  return slice ? text.slice(slice.start, slice.end) : undefined;
+  const source = memberStart(text, 0, '_source');
+  const record = source < 0 ? -1 : memberStart(text, source, 'record');
+  const end = record < 0 ? -1 : skipValue(text, record);
+  return end < 0 ? undefined : text.slice(record, end);
 }
 
 export type SlicedHits = {
