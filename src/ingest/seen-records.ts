@@ -33,35 +33,36 @@ export class BloomFilter {
   private readonly bits: Uint32Array;
   private readonly mask: number;
   private readonly hashes: number;
+  private readonly positions: Uint32Array;
 
   constructor(log2Bits = 27, hashes = 7) {
     this.bits = new Uint32Array(2 ** (log2Bits - 5));
     this.mask = 2 ** log2Bits - 1;
     this.hashes = hashes;
+    this.positions = new Uint32Array(hashes);
   }
 
   get bytes(): number {
     return this.bits.byteLength;
   }
 
-  // Double hashing: h1 + i·h2 gives k positions of k independent-enough hashes. Written out in
-  // both methods: a generator here cost more than the hashing.
-  add(key: string): void {
+  /**
+   * The key's k bit positions, into a buffer reused by every call (a generator or a fresh array
+   * here cost more than the hashing). Double hashing: h1 + i·h2 gives k independent-enough hashes.
+   */
+  private positionsOf(key: string): Uint32Array {
     const [h1, h2] = hash64(key);
     const step = h2 | 1;
-    for (let i = 0; i < this.hashes; i++) {
-      const p = (h1 + Math.imul(i, step)) & this.mask;
-      this.bits[p >>> 5]! |= 1 << (p & 31);
-    }
+    for (let i = 0; i < this.hashes; i++) this.positions[i] = (h1 + Math.imul(i, step)) & this.mask;
+    return this.positions;
+  }
+
+  add(key: string): void {
+    for (const p of this.positionsOf(key)) this.bits[p >>> 5]! |= 1 << (p & 31);
   }
 
   mightContain(key: string): boolean {
-    const [h1, h2] = hash64(key);
-    const step = h2 | 1;
-    for (let i = 0; i < this.hashes; i++) {
-      const p = (h1 + Math.imul(i, step)) & this.mask;
-      if ((this.bits[p >>> 5]! & (1 << (p & 31))) === 0) return false;
-    }
+    for (const p of this.positionsOf(key)) if ((this.bits[p >>> 5]! & (1 << (p & 31))) === 0) return false;
     return true;
   }
 }
