@@ -2,12 +2,18 @@
  * The records store (`${prefix}-records`): creation, and the reads reindex joins with. Every read
  * can run inside a point-in-time, so a reindex sees one consistent snapshot even while an import
  * writes, and pages with `search_after` on the unique `key`, so memory follows the page size.
+ * Reads answer store documents (single records and bundles, record-store.document.ts); the
+ * record-level views (`getRecords`, `readAllRecords`) resolve a record held twice: a single
+ * document wins over a bundled copy.
  */
 import { analysisSettings } from '../index-mapping/analysis.ts';
 import {
   RECORDS_INDEX,
   type RecordStoreDocument,
   recordStoreMapping,
+  STORE_VERSION,
+  type StoreDocument,
+  unpackDocument,
 } from '../index-mapping/record-store.document.ts';
 import { type Engine, engineCall } from './engine.ts';
 import { EngineNotFoundError, EngineRequestError } from './errors.ts';
@@ -23,7 +29,10 @@ export async function ensureRecordsIndex(engine: Engine): Promise<void> {
   const { body: exists } = await engineCall('check records index', () =>
     engine.client.indices.exists({ index }),
   );
-  if (exists) return;
+  if (exists) {
+    await checkStoreVersion(engine, index);
+    return;
+  }
   try {
     await engineCall('create records index', () =>
       engine.client.indices.create({
@@ -48,16 +57,37 @@ export async function ensureRecordsIndex(engine: Engine): Promise<void> {
   }
 }
 
+/** A store written by an earlier version of this program holds documents of another shape. */
+export class StoreVersionError extends Error {
+  override readonly name = 'StoreVersionError';
+}
+
+async function checkStoreVersion(engine: Engine, index: string): Promise<void> {
+  const { body } = await engineCall('read records mapping', () =>
+    engine.client.indices.getMapping({ index }),
+  );
+  const mapping = Object.values(
+    body as Record<string, { mappings?: { _meta?: { store_version?: number } } }>,
+  )[0];
+  const version = mapping?.mappings?._meta?.store_version;
+  if (version !== STORE_VERSION) {
+    throw new StoreVersionError(
+      `the records store ${index} was written by another version of hsds (store version ${version ?? 1}, this one reads ${STORE_VERSION}): delete it (DELETE /${index}) and import your sources again`,
+    );
+  }
+}
+
 export async function refreshRecords(engine: Engine): Promise<void> {
   await engineCall('refresh records', () => engine.client.indices.refresh({ index: recordsIndex(engine) }));
 }
 
+/** Store documents holding records of any of the given types (every document without types). */
 export async function countRecords(engine: Engine, types?: readonly string[]): Promise<number> {
   try {
     const { body } = await engineCall('count records', () =>
       engine.client.count({
         index: recordsIndex(engine),
-        body: types ? { query: { terms: { type: types } } } : {},
+        body: types ? { query: { terms: { types } } } : {},
       } as never),
     );
     return (body as { count: number }).count;
@@ -67,18 +97,11 @@ export async function countRecords(engine: Engine, types?: readonly string[]): P
   }
 }
 
-/** Record counts per type (after a refresh). */
+/** Record counts per type (after a refresh), each record once however many copies the store holds. */
 export async function countRecordsByType(engine: Engine): Promise<Record<string, number>> {
-  const { body } = await engineCall('count records by type', () =>
-    engine.client.search({
-      index: recordsIndex(engine),
-      body: { size: 0, aggs: { types: { terms: { field: 'type', size: 100 } } } } as never,
-    }),
-  );
-  const buckets = (
-    body.aggregations as unknown as { types: { buckets: { key: string; doc_count: number }[] } }
-  ).types.buckets;
-  return Object.fromEntries(buckets.map((b) => [b.key, b.doc_count]));
+  const counts: Record<string, number> = {};
+  for (const doc of (await readAllRecords(engine)).values()) counts[doc.type] = (counts[doc.type] ?? 0) + 1;
+  return counts;
 }
 
 export type Snapshot = { pitId: string; close(): Promise<void> };
@@ -99,7 +122,7 @@ export async function openSnapshot(engine: Engine, keepAlive = '10m'): Promise<S
   };
 }
 
-type Hit = { _source: RecordStoreDocument; sort: unknown[] };
+type Hit = { _id: string; _source: StoreDocument; sort: unknown[] };
 
 /** `key`: table and id order. `group`: records of one group (a service's organization) together. */
 export type RecordOrder = 'key' | 'group' | 'none';
@@ -122,8 +145,8 @@ async function searchPage(
   const body = {
     size,
     query,
-    // The whole source (`source` too, which reindex ignores): filtering would make the engine
-    // parse and re-serialise every record instead of sending the stored bytes.
+    // The whole source: filtering would make the engine parse and re-serialise every document
+    // instead of sending the stored bytes.
     ...(sort ? { sort } : {}),
     ...(after ? { search_after: after } : {}),
     ...(snapshot ? { pit: { id: snapshot.pitId, keep_alive: '10m' } } : {}),
@@ -137,12 +160,14 @@ async function searchPage(
   return (response as unknown as { hits: { hits: Hit[] } }).hits.hits;
 }
 
-/** Every record matching the query, page by page, in key order. */
-export async function* scanRecords(
+type ScanOptions = { snapshot?: Snapshot; pageSize?: number; order?: Exclude<RecordOrder, 'none'> };
+
+/** Every store document matching the query, page by page, in key (or group) order. */
+export async function* scanStore(
   engine: Engine,
   query: Record<string, unknown>,
-  options: { snapshot?: Snapshot; pageSize?: number; order?: Exclude<RecordOrder, 'none'> } = {},
-): AsyncGenerator<RecordStoreDocument[]> {
+  options: ScanOptions = {},
+): AsyncGenerator<StoreDocument[]> {
   const size = options.pageSize ?? 1000;
   let after: unknown[] | undefined;
   for (;;) {
@@ -153,28 +178,32 @@ export async function* scanRecords(
   }
 }
 
-/** Every record of the given types, page by page. */
-export const scanRecordsOfType = (
-  engine: Engine,
-  types: readonly string[],
-  options: { snapshot?: Snapshot; pageSize?: number; order?: Exclude<RecordOrder, 'none'> } = {},
-) => scanRecords(engine, { bool: { filter: [{ terms: { type: types } }] } }, options);
+/** Every store document holding records of the given types, page by page. */
+export const scanDocumentsHolding = (engine: Engine, types: readonly string[], options: ScanOptions = {}) =>
+  scanStore(engine, { bool: { filter: [{ terms: { types } }] } }, options);
 
 // A terms query takes up to 65,536 values; smaller chunks keep requests and answers moderate.
 const TERMS_CHUNK = 8000;
-// Pages of this many records keep each answer to a few megabytes (the engine allows 10,000).
-const MAX_PAGE = 5000;
+// Pages of this many documents keep each answer to some megabytes (the engine allows 10,000).
+const MAX_PAGE = 2000;
 
-async function collect(
+/** The documents whose `field` holds any of the values, but those listed in `except`. */
+export async function findDocuments(
   engine: Engine,
-  field: string,
+  field: 'keys' | 'parent_ids',
   values: readonly string[],
   snapshot: Snapshot | undefined,
-): Promise<RecordStoreDocument[]> {
-  const found: RecordStoreDocument[] = [];
+  except: readonly string[] = [],
+): Promise<StoreDocument[]> {
+  const found: StoreDocument[] = [];
   for (let i = 0; i < values.length; i += TERMS_CHUNK) {
     const chunk = values.slice(i, i + TERMS_CHUNK);
-    const query = { bool: { filter: [{ terms: { [field]: chunk } }] } };
+    const query = {
+      bool: {
+        filter: [{ terms: { [field]: chunk } }],
+        ...(except.length > 0 ? { must_not: [{ ids: { values: except } }] } : {}),
+      },
+    };
     // Most answers fit one unsorted page (sorting costs the engine more than the search); only a
     // full page is read again, sorted and paged.
     const hits = await searchPage(engine, snapshot, query, MAX_PAGE, undefined, 'none');
@@ -182,7 +211,7 @@ async function collect(
       for (const hit of hits) found.push(hit._source);
       continue;
     }
-    for await (const page of scanRecords(engine, query, {
+    for await (const page of scanStore(engine, query, {
       ...(snapshot ? { snapshot } : {}),
       pageSize: MAX_PAGE,
     })) {
@@ -192,80 +221,140 @@ async function collect(
   return found;
 }
 
-/** The records nested under any of the given ids (children, attributes, metadata). */
-export const findChildren = (engine: Engine, parentIds: readonly string[], snapshot?: Snapshot) =>
-  collect(engine, 'parent_ids', parentIds, snapshot);
-
-/** The records with the given keys (`type:id`); missing ones are simply absent. */
-export const findByKeys = (engine: Engine, keys: readonly string[], snapshot?: Snapshot) =>
-  collect(engine, 'key', keys, snapshot);
-
-/**
- * Which of the given keys exist, in real time (no refresh needed): what an import checks its
- * links against.
- */
-export async function existingKeys(engine: Engine, keys: readonly string[]): Promise<Set<string>> {
+/** Which of the values some document's `field` (`keys` or `ids`) holds. Needs a refresh first. */
+async function heldValues(
+  engine: Engine,
+  field: 'keys' | 'ids',
+  values: readonly string[],
+  label: string,
+): Promise<Set<string>> {
   const found = new Set<string>();
-  for (let i = 0; i < keys.length; i += 5000) {
-    const chunk = keys.slice(i, i + 5000);
-    const { body } = await engineCall('check records exist', () =>
-      engine.client.mget({ index: recordsIndex(engine), body: { ids: chunk }, _source: false } as never),
-    );
-    for (const doc of (body as unknown as { docs: { _id: string; found: boolean }[] }).docs) {
-      if (doc.found) found.add(doc._id);
-    }
-  }
-  return found;
-}
-
-/**
- * Which of the given ids belong to some record, whatever its type (for links whose type is not
- * stated, such as an attribute's `link_id` with an unknown `link_entity`). Needs a refresh first.
- */
-export async function existingIds(engine: Engine, ids: readonly string[]): Promise<Set<string>> {
-  const found = new Set<string>();
-  for (let i = 0; i < ids.length; i += TERMS_CHUNK) {
-    const chunk = ids.slice(i, i + TERMS_CHUNK);
-    const { body } = await engineCall('check ids exist', () =>
+  for (let i = 0; i < values.length; i += TERMS_CHUNK) {
+    const chunk = values.slice(i, i + TERMS_CHUNK);
+    const { body } = await engineCall(label, () =>
       engine.client.search({
         index: recordsIndex(engine),
         body: {
           size: 0,
-          query: { terms: { id: chunk } },
-          aggs: { ids: { terms: { field: 'id', size: chunk.length } } },
+          query: { terms: { [field]: chunk } },
+          aggs: { held: { terms: { field, include: chunk, size: chunk.length } } },
         } as never,
       }),
     );
-    const buckets = (body.aggregations as unknown as { ids: { buckets: { key: string }[] } }).ids.buckets;
+    const buckets = (body.aggregations as unknown as { held: { buckets: { key: string }[] } }).held.buckets;
     for (const b of buckets) found.add(b.key);
   }
   return found;
 }
 
-/** The stored documents of the given keys, with their versions, in real time. */
+/** Which of the given keys (`type:id`) the store holds: what an import checks its links against. */
+export const existingKeys = (engine: Engine, keys: readonly string[]) =>
+  heldValues(engine, 'keys', keys, 'check records exist');
+
+/**
+ * Which of the given ids belong to some record, whatever its type (for links whose type is not
+ * stated, such as an attribute's `link_id` with an unknown `link_entity`).
+ */
+export const existingIds = (engine: Engine, ids: readonly string[]) =>
+  heldValues(engine, 'ids', ids, 'check ids exist');
+
+/** The records of the documents, each key once: a single document wins over a bundled copy, then the later run. */
+function resolve(
+  docs: Iterable<StoreDocument>,
+  wanted?: ReadonlySet<string>,
+): Map<string, RecordStoreDocument & { run: number; single: boolean }> {
+  const out = new Map<string, RecordStoreDocument & { run: number; single: boolean }>();
+  for (const doc of docs) {
+    const single = doc.kind !== 'bundle';
+    for (const record of unpackDocument(doc)) {
+      if (wanted && !wanted.has(record.key)) continue;
+      const held = out.get(record.key);
+      if (held && (Number(held.single) > Number(single) || (held.single === single && held.run >= doc.run))) {
+        continue;
+      }
+      out.set(record.key, { ...record, run: doc.run, single });
+    }
+  }
+  return out;
+}
+
+/**
+ * The stored records of the given keys, with the run that wrote each. Reads through search, so
+ * what was written since the last refresh is not seen: refresh first.
+ */
 export async function getRecords(
   engine: Engine,
   keys: readonly string[],
-): Promise<Map<string, RecordStoreDocument & { _version: number }>> {
-  const found = new Map<string, RecordStoreDocument & { _version: number }>();
-  for (let i = 0; i < keys.length; i += 2000) {
-    const chunk = keys.slice(i, i + 2000);
-    const { body } = await engineCall('get records', () =>
-      engine.client.mget({ index: recordsIndex(engine), body: { ids: chunk } } as never),
+): Promise<Map<string, RecordStoreDocument & { run: number }>> {
+  const docs = await findDocuments(engine, 'keys', keys, undefined);
+  return resolve(docs, new Set(keys));
+}
+
+/** Every record of the store, each once (tests and small stores: it holds them all in memory). */
+export async function readAllRecords(engine: Engine): Promise<Map<string, RecordStoreDocument>> {
+  const docs: StoreDocument[] = [];
+  for await (const page of scanStore(engine, { match_all: {} })) docs.push(...page);
+  const out = new Map<string, RecordStoreDocument>();
+  for (const [key, { run: _, single: __, ...record }] of resolve(docs)) out.set(key, record);
+  return out;
+}
+
+/** The keys of the single documents that win over bundled copies, page by page. */
+export async function* scanOverrideKeys(engine: Engine, snapshot: Snapshot): AsyncGenerator<string[]> {
+  let after: unknown[] | undefined;
+  for (;;) {
+    const { body } = await engineCall('read overriding records', () =>
+      engine.client.search({
+        body: {
+          size: 10_000,
+          _source: false,
+          docvalue_fields: ['key'],
+          query: { bool: { filter: [{ term: { overrides: true } }] } },
+          sort: [{ key: 'asc' }],
+          ...(after ? { search_after: after } : {}),
+          pit: { id: snapshot.pitId, keep_alive: '10m' },
+          track_total_hits: false,
+        } as never,
+      }),
     );
-    for (const doc of (
-      body as unknown as {
-        docs: { _id: string; found: boolean; _version: number; _source?: RecordStoreDocument }[];
-      }
-    ).docs) {
-      // _version is external (import.ts): beyond 2^53, so close, not exact; enough to tell runs apart.
-      if (doc.found && doc._source) found.set(doc._id, { ...doc._source, _version: doc._version });
+    const hits = (body as unknown as { hits: { hits: { fields?: { key?: string[] }; sort: unknown[] }[] } })
+      .hits.hits;
+    if (hits.length > 0) yield hits.map((h) => h.fields?.key?.[0] ?? '').filter(Boolean);
+    if (hits.length < 10_000) return;
+    after = hits[hits.length - 1]!.sort;
+  }
+}
+
+/** Which of the given keys have an overriding single document in the snapshot. */
+export async function overriddenKeys(
+  engine: Engine,
+  keys: readonly string[],
+  snapshot: Snapshot,
+): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let i = 0; i < keys.length; i += TERMS_CHUNK) {
+    const chunk = keys.slice(i, i + TERMS_CHUNK);
+    const { body } = await engineCall('check overriding records', () =>
+      engine.client.search({
+        body: {
+          size: chunk.length,
+          _source: false,
+          docvalue_fields: ['key'],
+          query: { bool: { filter: [{ term: { overrides: true } }, { terms: { key: chunk } }] } },
+          pit: { id: snapshot.pitId, keep_alive: '10m' },
+          track_total_hits: false,
+        } as never,
+      }),
+    );
+    for (const hit of (body as unknown as { hits: { hits: { fields?: { key?: string[] } }[] } }).hits.hits) {
+      const key = hit.fields?.key?.[0];
+      if (key) found.add(key);
     }
   }
   return found;
 }
 
-/** Records per type as the snapshot sees them. */
+/** Store documents per type of record they hold, as the snapshot sees them (a bundle counts once per type). */
 export async function countTypesInSnapshot(
   engine: Engine,
   snapshot: Snapshot,
@@ -275,7 +364,7 @@ export async function countTypesInSnapshot(
       body: {
         size: 0,
         pit: { id: snapshot.pitId, keep_alive: '10m' },
-        aggs: { types: { terms: { field: 'type', size: 100 } } },
+        aggs: { types: { terms: { field: 'types', size: 100 } } },
       } as never,
     }),
   );
@@ -283,4 +372,50 @@ export async function countTypesInSnapshot(
     body.aggregations as unknown as { types: { buckets: { key: string; doc_count: number }[] } }
   ).types.buckets;
   return Object.fromEntries(buckets.map((b) => [b.key, b.doc_count]));
+}
+
+/**
+ * Which of the keys a document of an earlier run holds, other than the documents `except` (which
+ * are about to be written again). An import asks before writing, after a refresh.
+ */
+export async function heldElsewhere(
+  engine: Engine,
+  keys: readonly string[],
+  except: readonly string[],
+  run: number,
+): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let i = 0; i < keys.length; i += TERMS_CHUNK) {
+    const chunk = keys.slice(i, i + TERMS_CHUNK);
+    const wanted = new Set(chunk);
+    let after: unknown[] | undefined;
+    for (;;) {
+      const { body } = await engineCall('check records held elsewhere', () =>
+        engine.client.search({
+          index: recordsIndex(engine),
+          body: {
+            size: 10_000,
+            _source: false,
+            docvalue_fields: ['keys'],
+            query: {
+              bool: {
+                filter: [{ terms: { keys: chunk } }],
+                must_not: [{ term: { run } }, { ids: { values: except } }],
+              },
+            },
+            sort: [{ key: 'asc' }],
+            ...(after ? { search_after: after } : {}),
+            track_total_hits: false,
+          } as never,
+        }),
+      );
+      const hits = (
+        body as unknown as { hits: { hits: { fields?: { keys?: string[] }; sort: unknown[] }[] } }
+      ).hits.hits;
+      for (const hit of hits) for (const key of hit.fields?.keys ?? []) if (wanted.has(key)) found.add(key);
+      if (hits.length < 10_000) break;
+      after = hits[hits.length - 1]!.sort;
+    }
+  }
+  return found;
 }

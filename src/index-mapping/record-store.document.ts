@@ -1,18 +1,29 @@
 /**
- * The records store, `${prefix}-records` (DESIGN.md section 3): every HSDS record flat, one
- * document each, the source of truth the read indices are rebuilt from. Not served by the API.
+ * The records store, `${prefix}-records` (DESIGN.md section 3): every HSDS record flat, the source
+ * of truth the read indices are rebuilt from. Not served by the API.
  *
- * Document id `type:id` (ids are unique per table only: the official example reuses one uuid for
- * a unit and a service capacity). Only what reindex joins on is indexed: `type`, `parent_ids` (the
- * records it nests under, so a batch's children come back from one terms query) and `key` (sort
- * order for paging). The record itself and a service area's checked geometry are stored, not
- * indexed.
+ * A record is a flat HSDS record with the ids of the records it nests under (`parent_ids`), keyed
+ * `type:id` (ids are unique per table only: the official example reuses one uuid for a unit and a
+ * service capacity). The store keeps records in two kinds of document:
+ * - a **bundle**, id `item:type:id`: the records one nested source item brought for the first time
+ *   in its import (a service with its phones, schedules, locations...), written and read as one
+ *   document. Most of the cost of a search engine document is per document, not per byte: a
+ *   service is about 14 records, and reading or writing them one document each cost the engine
+ *   10 times more than one bundle.
+ * - a **single** record, id `type:id`: a row of a tabular source, or a record that must win over a
+ *   copy held in a bundle (`overrides`): a record met again with other content (the last one
+ *   wins), or one a later import brought again. A single record always wins over bundled copies.
+ *
+ * Only what reads select on is indexed: the keys, ids, types and parents held (so a batch's
+ * children and references come back from one terms query), the import run, and `key`/`group` for
+ * paging order. Records and service areas' checked geometries are stored, not indexed.
  */
 import { keyword, storedOnly } from './analysis.ts';
 import type { AreaGeometry } from './service-at-location.document.ts';
 
 export const RECORDS_INDEX = 'records';
 
+/** One flat record, as reindex joins it (a single document holds one, a bundle several). */
 export type RecordStoreDocument = {
   key: string;
   type: string;
@@ -29,19 +40,57 @@ export type RecordStoreDocument = {
   geometry?: AreaGeometry;
 };
 
+/** What a bundle keeps of each record (its key, source and group are the bundle's or derived). */
+export type BundledRecord = Pick<RecordStoreDocument, 'type' | 'id' | 'parent_ids' | 'record' | 'geometry'>;
+
+/** A document of the store: a single record, or a bundle of the records of one source item. */
+export type StoreDocument = {
+  /** The document id: `type:id` for a single record, `item:type:id` for a bundle. */
+  key: string;
+  kind: 'single' | 'bundle';
+  /** The record's type and id; a bundle's are its item's. */
+  type: string;
+  id: string;
+  source: string;
+  /** The import run that wrote it (its start, in ms). */
+  run: number;
+  keys: string[];
+  ids: string[];
+  types: string[];
+  /** Every parent id of the records held. */
+  parent_ids: string[];
+  group?: string;
+  /** A single record that wins over any copy of it held in a bundle. */
+  overrides?: boolean;
+  record?: Record<string, unknown>;
+  geometry?: AreaGeometry;
+  records?: BundledRecord[];
+};
+
 export const recordStoreMapping = {
   dynamic: 'strict',
+  // Bumped when the shape changes: a store written by another version is not read.
+  _meta: { store_version: 2 },
   properties: {
     key: keyword,
+    kind: keyword,
     type: keyword,
     id: keyword,
     source: keyword,
+    run: { type: 'long' },
+    keys: keyword,
+    ids: keyword,
+    types: keyword,
     parent_ids: keyword,
     group: keyword,
+    overrides: { type: 'boolean' },
     record: storedOnly,
     geometry: storedOnly,
+    records: storedOnly,
   },
 } as const;
+
+export const STORE_VERSION = recordStoreMapping._meta.store_version;
 
 export function toRecordStoreDocument(
   type: string,
@@ -63,4 +112,74 @@ export function toRecordStoreDocument(
     record,
     ...(geometry ? { geometry } : {}),
   };
+}
+
+/** A record as a single document of its own. */
+export function toSingleDocument(doc: RecordStoreDocument, run: number, overrides: boolean): StoreDocument {
+  return {
+    key: doc.key,
+    kind: 'single',
+    type: doc.type,
+    id: doc.id,
+    source: doc.source,
+    run,
+    keys: [doc.key],
+    ids: [doc.id],
+    types: [doc.type],
+    parent_ids: doc.parent_ids,
+    ...(doc.group ? { group: doc.group } : {}),
+    ...(overrides ? { overrides: true } : {}),
+    record: doc.record,
+    ...(doc.geometry ? { geometry: doc.geometry } : {}),
+  };
+}
+
+/** The records of one source item as one bundle; the first is the item itself. */
+export function toBundleDocument(records: readonly RecordStoreDocument[], run: number): StoreDocument {
+  const root = records[0]!;
+  const group = records.find((r) => r.group)?.group ?? (root.type === 'organization' ? root.id : undefined);
+  const parents = new Set<string>();
+  for (const r of records) for (const p of r.parent_ids) parents.add(p);
+  return {
+    key: `item:${root.key}`,
+    kind: 'bundle',
+    type: root.type,
+    id: root.id,
+    source: root.source,
+    run,
+    keys: records.map((r) => r.key),
+    ids: [...new Set(records.map((r) => r.id))],
+    types: [...new Set(records.map((r) => r.type))],
+    parent_ids: [...parents],
+    ...(group ? { group } : {}),
+    records: records.map(({ type, id, parent_ids, record, geometry }) => ({
+      type,
+      id,
+      parent_ids,
+      record,
+      ...(geometry ? { geometry } : {}),
+    })),
+  };
+}
+
+/** The records a store document holds. */
+export function unpackDocument(doc: StoreDocument): RecordStoreDocument[] {
+  if (doc.kind !== 'bundle') {
+    const { key, type, id, source, parent_ids, group, record, geometry } = doc;
+    return [
+      {
+        key,
+        type,
+        id,
+        source,
+        parent_ids,
+        ...(group ? { group } : {}),
+        record: record ?? {},
+        ...(geometry ? { geometry } : {}),
+      },
+    ];
+  }
+  return (doc.records ?? []).map((r) =>
+    toRecordStoreDocument(r.type, r.id, r.record, r.parent_ids, doc.source, r.geometry),
+  );
 }

@@ -11,25 +11,17 @@ import { asRecordType, childLinks, hasAttributes, hasMetadata, recordKey, refere
 export class RecordGraph {
   readonly byKey = new Map<string, RecordStoreDocument>();
   private readonly children = new Map<string, RecordStoreDocument[]>();
-  private readonly registered = new Set<string>();
 
+  /** Adds a record, filed under each of its parents; false when its key is held already. */
   add(doc: RecordStoreDocument): boolean {
     if (this.byKey.has(doc.key)) return false;
     this.byKey.set(doc.key, doc);
-    return true;
-  }
-
-  /** Files a record under each of its parents among `parentIds`. */
-  addChild(doc: RecordStoreDocument, parentIds: ReadonlySet<string>): void {
-    for (const parentId of doc.parent_ids) {
-      if (!parentIds.has(parentId)) continue;
-      const mark = `${parentId}>${doc.key}`;
-      if (this.registered.has(mark)) continue;
-      this.registered.add(mark);
+    for (const parentId of new Set(doc.parent_ids)) {
       const list = this.children.get(parentId);
       if (list) list.push(doc);
       else this.children.set(parentId, [doc]);
     }
+    return true;
   }
 
   childrenOf(parentId: string): readonly RecordStoreDocument[] {

@@ -4,9 +4,13 @@
  *   source items ─▶ flatten + validate (pure) ─▶ repeat / duplicate check ─▶ bulk upsert
  *                                                              └─▶ links to check ─▶ dangling report
  *
- * A bad record is reported and skipped, never aborting the run. Writing is by `type:id`, so
- * importing the same source twice writes the same documents again: nothing changes. Memory stays
- * flat: items stream, the repeat check keeps hashes, links to check are spooled to a file.
+ * A bad record is reported and skipped, never aborting the run. The records a nested item brings
+ * for the first time are written as one bundle (record-store.document.ts); a record met again with
+ * other content is written on its own, and wins. Document ids follow the source (`item:type:id`,
+ * `type:id`), so importing the same source twice writes the same documents again: nothing changes.
+ * A record that an earlier import stored in another document is written on its own too, so the
+ * last import wins. Memory stays flat: items stream, the repeat check keeps hashes, links to check
+ * are spooled to a file.
  */
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
@@ -17,15 +21,23 @@ import { createInterface } from 'node:readline';
 import { type BulkFailure, type BulkWriterOptions, createBulkWriter } from '../engine/bulk.ts';
 import type { Engine } from '../engine/engine.ts';
 import {
+  countRecords,
   ensureRecordsIndex,
   existingIds,
   existingKeys,
   getRecords,
+  heldElsewhere,
   recordsIndex,
   refreshRecords,
 } from '../engine/records.ts';
 import type { RecordType } from '../hsds/index.ts';
-import { toRecordStoreDocument } from '../index-mapping/record-store.document.ts';
+import {
+  type RecordStoreDocument,
+  type StoreDocument,
+  toBundleDocument,
+  toRecordStoreDocument,
+  toSingleDocument,
+} from '../index-mapping/record-store.document.ts';
 import { type FlatRecord, flattenNested, flattenRow, type Issue } from './flatten.ts';
 import { type ImportSummary, IssueLog, type SourceKind } from './import-report.ts';
 import { linkFieldsOf, parentIdsOf, recordKey } from './nesting.ts';
@@ -126,6 +138,10 @@ export async function importSource(
       ...(options.signal ? { signal: options.signal } : {}),
       onFailure: (failure) => refused.push(failure),
     });
+    // Records stored by earlier runs: a record first met in this run may be held by another
+    // document already, and must then be written on its own to win over it.
+    const earlierRuns = (await countRecords(engine)) > 0;
+    if (earlierRuns) await refreshRecords(engine);
     const bloom = new BloomFilter();
     const window = new RecentWindow<WindowEntry>(options.windowSize ?? 20_000);
     const linksFile = join(workDir, 'links.ndjson');
@@ -136,9 +152,63 @@ export async function importSource(
     // Writes of one key may travel in concurrent bulk requests (a record, then the same record
     // merged with a parent met later): external versions make the later write win whatever order
     // they arrive in, and a later run's versions are higher still (the clock in ms, times a million).
-    const versionBase = BigInt(Date.now()) * 1_000_000n;
+    const run = Date.now();
+    const versionBase = BigInt(run) * 1_000_000n;
     let versionSeq = 0n;
-    const write = async (flat: FlatRecord, record: Record<string, unknown>, report: boolean) => {
+    const nextVersion = () => {
+      versionSeq += 1n;
+      return (versionBase + versionSeq).toString();
+    };
+
+    // Documents waiting for the check against earlier runs (none when the store was empty).
+    let queued: { doc: StoreDocument; version: string; bundled?: RecordStoreDocument[] }[] = [];
+    const settleQueued = async () => {
+      const batch = queued;
+      queued = [];
+      const keys = batch.flatMap((q) => q.doc.keys);
+      const elsewhere =
+        keys.length > 0
+          ? await heldElsewhere(
+              engine,
+              keys,
+              batch.map((q) => q.doc.key),
+              run,
+            )
+          : new Set<string>();
+      for (const { doc, version, bundled } of batch) {
+        if (doc.kind === 'single' && elsewhere.has(doc.key)) doc.overrides = true;
+        await writer.index(index, doc.key, doc, version);
+        // A bundled record some other document holds too: its own copy wins. Its version is the
+        // bundle's, lower than any copy written later in this run for the same key.
+        for (const record of bundled ?? []) {
+          if (elsewhere.has(record.key)) {
+            await writer.index(index, record.key, toSingleDocument(record, run, true), version);
+          }
+        }
+      }
+    };
+    const store = async (doc: StoreDocument, bundled?: RecordStoreDocument[], version = nextVersion()) => {
+      if (!earlierRuns) {
+        await writer.index(index, doc.key, doc, version);
+        return;
+      }
+      queued.push({ doc, version, ...(bundled ? { bundled } : {}) });
+      if (queued.length >= 500) await settleQueued();
+    };
+    const flushAll = async () => {
+      await settleQueued();
+      await writer.flush();
+    };
+
+    // The records the item being read brings for the first time (a nested item: one bundle).
+    let bundle: Map<string, RecordStoreDocument> | undefined;
+    let bundleVersion = '';
+    const write = async (
+      flat: FlatRecord,
+      record: Record<string, unknown>,
+      report: boolean,
+      overrides: boolean,
+    ) => {
       const doc = toRecordStoreDocument(
         flat.type,
         flat.id,
@@ -147,8 +217,12 @@ export async function importSource(
         source,
         flat.geometry,
       );
-      versionSeq += 1n;
-      await writer.index(index, doc.key, doc, (versionBase + versionSeq).toString());
+      if (bundle && !overrides) {
+        // A bundle's version is taken with its first record: lower than that of any record of
+        // the same item written on its own after it (the last one wins).
+        if (bundle.size === 0) bundleVersion = nextVersion();
+        bundle.set(doc.key, doc);
+      } else await store(toSingleDocument(doc, run, overrides));
       if (report) for (const note of flat.notes) await log.add(note);
     };
 
@@ -170,18 +244,21 @@ export async function importSource(
 
     // Whether this run wrote a key before: the recent window knows exactly (and keeps the record);
     // beyond it, the Bloom filter says "no" for certain or "maybe", and a "maybe" is settled by
-    // reading the stored record: written by this run when its version is this run's.
+    // reading the stored record (a search, after a refresh: it may be in a bundle), written by
+    // this run when its run is this one, or else the record in the item being read.
     const earlierInThisRun = async (key: string): Promise<WindowEntry | undefined> => {
       const recent = window.get(key);
       if (recent || !bloom.mightContain(key)) return recent;
-      await writer.flush();
+      await flushAll();
+      await refreshRecords(engine);
       const stored = (await getRecords(engine, [key])).get(key);
-      if (!stored || stored._version < Number(versionBase)) return undefined;
-      const type = stored.type as RecordType;
+      // Not stored yet: it may be in the item being read.
+      const found = stored && stored.run === run ? stored : bundle?.get(key);
+      if (!found) return undefined;
       return {
-        record: stored.record,
+        record: found.record,
         origin: 'an earlier item',
-        ...hashRecord(stored.record, linkFieldsOf(type)),
+        ...hashRecord(found.record, linkFieldsOf(found.type as RecordType)),
       };
     };
 
@@ -192,7 +269,7 @@ export async function importSource(
       if (!earlier) {
         bloom.add(key);
         window.set(key, { record: flat.record, origin, ...hashes });
-        await write(flat, flat.record, true);
+        await write(flat, flat.record, true, false);
         log.imported(flat.type);
         progress.records += 1;
         await spoolLinks(flat, origin);
@@ -227,7 +304,7 @@ export async function importSource(
       const merged = { ...flat.record };
       for (const field in before) if (merged[field] === undefined) merged[field] = before[field];
       window.set(key, { record: merged, origin, ...hashRecord(merged, linkFieldsOf(flat.type)) });
-      await write(flat, merged, changed);
+      await write(flat, merged, changed, true);
       await spoolLinks(flat, origin);
     };
 
@@ -246,15 +323,21 @@ export async function importSource(
       for (const issue of flattened.issues) await log.add(issue);
       for (const type of flattened.rejected) log.rejected(type);
       progress.rejected = log.summary.rejected;
+      bundle = item.kind === 'nested' ? new Map() : undefined;
       for (const flat of flattened.records) await accept(flat, item.origin);
+      if (bundle && bundle.size > 0) {
+        const records = [...bundle.values()];
+        bundle = undefined;
+        await store(toBundleDocument(records, run), records, bundleVersion);
+      }
       if (progress.items % 200 === 0) options.onProgress?.({ ...progress });
     }
+    await settleQueued();
     await writer.close();
     for (const failure of refused) {
-      const [type, id] = [
-        failure.id.slice(0, failure.id.indexOf(':')),
-        failure.id.slice(failure.id.indexOf(':') + 1),
-      ];
+      // A bundle (`item:type:id`) is reported as its item's record.
+      const key = failure.id.startsWith('item:') ? failure.id.slice('item:'.length) : failure.id;
+      const [type, id] = [key.slice(0, key.indexOf(':')), key.slice(key.indexOf(':') + 1)];
       log.summary.records -= 1;
       log.typeCounts(type).imported -= 1;
       log.rejected(type);

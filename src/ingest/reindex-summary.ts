@@ -6,7 +6,7 @@ export function formatReindexSummary(report: ReindexReport): string {
     .map(([kind, n]) => `${kind} ${n}`)
     .join(', ');
   const lines = [
-    `Reindexed ${report.records} records into version ${report.version} in ${(report.ms / 1000).toFixed(1)} s: ${counts}`,
+    `Reindexed ${report.records_read} records into version ${report.version} in ${(report.ms / 1000).toFixed(1)} s: ${counts}`,
     `  aliases swapped atomically; previous version kept for rollback${
       Object.keys(report.previous).length > 0
         ? ` (${Object.values(report.previous)[0]}...)`

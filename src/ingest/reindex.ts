@@ -1,23 +1,25 @@
 /**
  * Reindex: rebuilds every read index from the records store and swaps the aliases at once.
  *
- * Services are read in pages from a point-in-time (one consistent snapshot of the store); for
- * each page the records nested under them are fetched level by level with terms queries on
- * `parent_ids` plus the records they refer to by key, the page is reassembled into fully nested
- * services (assemble.ts) and fed to writeReadIndices, which builds the documents with the pure
- * builders. Only one page of records is in memory at a time, whatever the size of the store.
- * Organizations and taxonomies go the same way. A failure anywhere leaves the aliases untouched.
+ * The store documents holding services are read in pages from a point-in-time (one consistent
+ * snapshot of the store). A page's bundles bring most of what its services nest; what other
+ * documents hold is fetched level by level with terms queries on `parent_ids` and on the keys
+ * the records refer to. Each page is reassembled into fully nested services (assemble.ts) and fed
+ * to writeReadIndices, which builds the documents with the pure builders. Only one page of
+ * records is in memory at a time, whatever the size of the store. Organizations and taxonomies go
+ * the same way. A failure anywhere leaves the aliases untouched.
  */
 import type { Engine } from '../engine/engine.ts';
 import { EngineNotFoundError } from '../engine/errors.ts';
 import {
   countTypesInSnapshot,
-  findByKeys,
-  findChildren,
+  findDocuments,
   openSnapshot,
+  overriddenKeys,
   refreshRecords,
   type Snapshot,
-  scanRecordsOfType,
+  scanDocumentsHolding,
+  scanOverrideKeys,
 } from '../engine/records.ts';
 import type {
   OrganizationNested,
@@ -26,7 +28,11 @@ import type {
   TaxonomyFull,
   TaxonomyTermFull,
 } from '../hsds/index.ts';
-import type { RecordStoreDocument } from '../index-mapping/record-store.document.ts';
+import {
+  type RecordStoreDocument,
+  type StoreDocument,
+  unpackDocument,
+} from '../index-mapping/record-store.document.ts';
 import type { AreaGeometry } from '../index-mapping/service-at-location.document.ts';
 import { nestRecord, RecordGraph, referenceKeysOf } from './assemble.ts';
 import {
@@ -35,6 +41,7 @@ import {
   type WriteReadIndicesOptions,
   writeReadIndices,
 } from './read-indices.writer.ts';
+import { BloomFilter } from './seen-records.ts';
 
 export type ReindexProgress = BuildProgress & { totalServices: number };
 
@@ -47,7 +54,8 @@ export type ReindexOptions = {
 };
 
 export type ReindexReport = ReadIndicesReport & {
-  records: number;
+  /** Store documents holding each type of record (a bundle counts once per type it holds). */
+  documents: Record<string, number>;
   /** References to records the store does not hold (e.g. a location that was never imported). */
   unresolved_references: number;
   /** Records read to reassemble the batches (shared ones count again in every batch that reads them). */
@@ -83,18 +91,73 @@ class SharedRecords {
   }
 }
 
-/** Fetches everything nested under, or referred to by, the seed records into one graph. */
+/**
+ * Bundled copies that a single document overrides (record-store.document.ts): the keys of the
+ * overriding documents in a Bloom filter (fixed memory), a "maybe" settled by asking the snapshot.
+ * A store written by one nested import has almost none, and then nothing is asked.
+ */
+class Overrides {
+  private readonly bloom = new BloomFilter(24, 7);
+  private count = 0;
+
+  static async load(engine: Engine, snapshot: Snapshot): Promise<Overrides> {
+    const overrides = new Overrides();
+    for await (const keys of scanOverrideKeys(engine, snapshot)) {
+      for (const key of keys) overrides.bloom.add(key);
+      overrides.count += keys.length;
+    }
+    return overrides;
+  }
+
+  /** The records of the documents, without the bundled copies a single document overrides. */
+  async unpack(
+    engine: Engine,
+    docs: readonly StoreDocument[],
+    snapshot: Snapshot,
+  ): Promise<RecordStoreDocument[]> {
+    const records: RecordStoreDocument[] = [];
+    const maybe: string[] = [];
+    const bundled = new Set<RecordStoreDocument>();
+    for (const doc of docs) {
+      for (const record of unpackDocument(doc)) {
+        records.push(record);
+        if (doc.kind !== 'bundle' || this.count === 0) continue;
+        bundled.add(record);
+        if (this.bloom.mightContain(record.key)) maybe.push(record.key);
+      }
+    }
+    if (maybe.length === 0) return records;
+    const overridden = await overriddenKeys(engine, maybe, snapshot);
+    return records.filter((r) => !(bundled.has(r) && overridden.has(r.key)));
+  }
+}
+
+type Stats = { unresolved: number; read: number; queries: number };
+
+/**
+ * The records of a batch of store documents, with everything nested under, or referred to by, the
+ * seeds. Most of it comes in the batch's own bundles; what other documents hold (a location first
+ * met under another service, a term, rows of a tabular source) is fetched level by level.
+ */
 async function expand(
   engine: Engine,
-  seeds: RecordStoreDocument[],
+  page: readonly StoreDocument[],
+  seedType: string,
   snapshot: Snapshot,
-  stats: { unresolved: number; read: number; queries: number },
+  stats: Stats,
   shared: SharedRecords,
-): Promise<RecordGraph> {
+  overrides: Overrides,
+): Promise<{ graph: RecordGraph; seeds: RecordStoreDocument[] }> {
   const graph = new RecordGraph();
+  const loaded = new Set(page.map((doc) => doc.key));
+  const seeds: RecordStoreDocument[] = [];
+  for (const record of await overrides.unpack(engine, page, snapshot)) {
+    stats.read += 1;
+    if (graph.add(record) && record.type === seedType) seeds.push(record);
+  }
   const expanded = new Set<string>();
   const toRemember: RecordStoreDocument[] = [];
-  let frontier = seeds.filter((doc) => graph.add(doc));
+  let frontier = seeds;
   while (frontier.length > 0) {
     const parentIds = new Set<string>();
     for (const doc of frontier) {
@@ -105,9 +168,16 @@ async function expand(
     }
     const wanted = new Set<string>();
     const next: RecordStoreDocument[] = [];
+    // What the graph holds already (the same bundles) is expanded in the next round.
+    for (const id of parentIds) next.push(...graph.childrenOf(id));
     for (const doc of frontier) {
       for (const key of referenceKeysOf(doc)) {
-        if (graph.byKey.has(key) || wanted.has(key)) continue;
+        const held = graph.byKey.get(key);
+        if (held) {
+          next.push(held);
+          continue;
+        }
+        if (wanted.has(key)) continue;
         const cached = shared.get(key);
         if (!cached) {
           wanted.add(key);
@@ -116,38 +186,42 @@ async function expand(
         // A shared record comes with what is nested under it, so it needs no query of its own.
         graph.add(cached.doc);
         expanded.add(cached.doc.id);
-        const ids = new Set([cached.doc.id]);
         for (const child of cached.children) {
           graph.add(child);
-          graph.addChild(child, ids);
           expanded.add(child.id);
         }
         next.push(cached.doc);
       }
     }
+    const except = [...loaded];
     const [children, referenced] = await Promise.all([
-      parentIds.size > 0 ? findChildren(engine, [...parentIds], snapshot) : [],
-      wanted.size > 0 ? findByKeys(engine, [...wanted], snapshot) : [],
+      parentIds.size > 0 ? findDocuments(engine, 'parent_ids', [...parentIds], snapshot, except) : [],
+      wanted.size > 0 ? findDocuments(engine, 'keys', [...wanted], snapshot, except) : [],
     ]);
-    stats.unresolved += wanted.size - referenced.length;
-    stats.read += children.length + referenced.length;
     stats.queries += (parentIds.size > 0 ? 1 : 0) + (wanted.size > 0 ? 1 : 0);
-    for (const child of children) {
-      graph.addChild(child, parentIds);
-      if (graph.add(child)) next.push(child);
-      else graph.addChild(graph.byKey.get(child.key)!, parentIds);
+    const fetched = [...children, ...referenced].filter((doc) => {
+      if (loaded.has(doc.key)) return false;
+      loaded.add(doc.key);
+      return true;
+    });
+    const found = new Set<string>();
+    for (const record of await overrides.unpack(engine, fetched, snapshot)) {
+      stats.read += 1;
+      if (!graph.add(record)) continue;
+      if (wanted.has(record.key)) {
+        found.add(record.key);
+        next.push(record);
+        if (SharedRecords.isShared(record)) toRemember.push(record);
+      } else if (record.parent_ids.some((id) => parentIds.has(id))) {
+        next.push(record);
+      }
     }
-    for (const doc of referenced) {
-      if (graph.add(doc)) next.push(doc);
-      if (SharedRecords.isShared(doc)) toRemember.push(doc);
-    }
-    // Cached records' own references (a term's taxonomy) still need resolving: keep them in the
-    // frontier, but not those whose children came from the cache (already expanded).
-    frontier = next;
+    stats.unresolved += wanted.size - found.size;
+    frontier = next.filter((doc) => !expanded.has(doc.id));
   }
   // Fetched shared records are complete now (their metadata came in a later round): remember them.
   for (const doc of toRemember) shared.remember(doc, graph);
-  return graph;
+  return { graph, seeds };
 }
 
 /** The records store is missing or empty: there is nothing to build, and serving nothing is never wanted. */
@@ -170,8 +244,7 @@ export async function reindex(engine: Engine, options: ReindexOptions = {}): Pro
     throw error;
   });
   const totalServices = inSnapshot.service ?? 0;
-  const records = Object.values(inSnapshot).reduce((a, b) => a + b, 0);
-  if (records === 0) {
+  if (Object.keys(inSnapshot).length === 0) {
     await snapshot.close();
     throw new NothingToIndexError('the records store is empty: import a source first (hsds import)');
   }
@@ -181,6 +254,12 @@ export async function reindex(engine: Engine, options: ReindexOptions = {}): Pro
   let geometries = new Map<string, AreaGeometry>();
 
   const shared = new SharedRecords();
+  const overrides = await Overrides.load(engine, snapshot).catch(async (error: unknown) => {
+    await snapshot.close();
+    throw error;
+  });
+  // Records of each type yielded to the build: each index must end with that many documents.
+  const yielded: Record<string, number> = {};
 
   /**
    * The records of a type, nested, batch by batch. The next batch is fetched while the current
@@ -188,7 +267,7 @@ export async function reindex(engine: Engine, options: ReindexOptions = {}): Pro
    * organization order so each organization's records are fetched once.
    */
   async function* nestedOfType<T>(type: string): AsyncGenerator<T> {
-    const pages = scanRecordsOfType(engine, [type], {
+    const pages = scanDocumentsHolding(engine, [type], {
       snapshot,
       pageSize: batchSize,
       order: type === 'service' ? 'group' : 'key',
@@ -196,7 +275,7 @@ export async function reindex(engine: Engine, options: ReindexOptions = {}): Pro
     const load = async () => {
       const page = await pages.next();
       if (page.done) return undefined;
-      return { page: page.value, graph: await expand(engine, page.value, snapshot, stats, shared) };
+      return expand(engine, page.value, type, snapshot, stats, shared, overrides);
     };
     let next = load();
     for (;;) {
@@ -213,7 +292,10 @@ export async function reindex(engine: Engine, options: ReindexOptions = {}): Pro
         },
       };
       geometries = batchGeometries;
-      for (const doc of batch.page) yield nestRecord(batch.graph, doc, nestOptions) as T;
+      for (const doc of batch.seeds) {
+        yielded[type] = (yielded[type] ?? 0) + 1;
+        yield nestRecord(batch.graph, doc, nestOptions) as T;
+      }
     }
   }
 
@@ -233,18 +315,27 @@ export async function reindex(engine: Engine, options: ReindexOptions = {}): Pro
           : {}),
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.bulk ? { bulk: options.bulk } : {}),
-        // One document per record for these; service_at_locations of missing services are not served.
+        // One document per record read for these (read when the build checks its counts, after
+        // every record was yielded); service_at_locations of missing services are not served.
         expected: {
-          services: inSnapshot.service ?? 0,
-          organizations: inSnapshot.organization ?? 0,
-          taxonomies: inSnapshot.taxonomy ?? 0,
-          taxonomy_terms: inSnapshot.taxonomy_term ?? 0,
+          get services() {
+            return yielded.service ?? 0;
+          },
+          get organizations() {
+            return yielded.organization ?? 0;
+          },
+          get taxonomies() {
+            return yielded.taxonomy ?? 0;
+          },
+          get taxonomy_terms() {
+            return yielded.taxonomy_term ?? 0;
+          },
         },
       },
     );
     return {
       ...report,
-      records,
+      documents: inSnapshot,
       unresolved_references: stats.unresolved,
       records_read: stats.read,
       join_queries: stats.queries,

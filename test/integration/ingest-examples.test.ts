@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.ts';
-import { scanRecords } from '../../src/engine/records.ts';
+import { readAllRecords } from '../../src/engine/records.ts';
 import type { RecordType } from '../../src/hsds/index.ts';
 import { READ_INDICES } from '../../src/index-mapping/read-indices.mapping.ts';
 import type { RecordStoreDocument } from '../../src/index-mapping/record-store.document.ts';
@@ -27,12 +27,7 @@ async function importJsonExamples(engine: Engine, windowSize?: number) {
   }
 }
 
-async function allRecords(engine: Engine): Promise<Map<string, RecordStoreDocument>> {
-  const records = new Map<string, RecordStoreDocument>();
-  for await (const page of scanRecords(engine, { match_all: {} }))
-    for (const doc of page) records.set(doc.key, doc);
-  return records;
-}
+const allRecords = (engine: Engine): Promise<Map<string, RecordStoreDocument>> => readAllRecords(engine);
 
 async function servedDocuments(engine: Engine) {
   const served: Record<string, unknown[]> = {};

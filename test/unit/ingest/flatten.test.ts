@@ -147,8 +147,6 @@ function roundTrip(service: unknown) {
     toRecordStoreDocument(r.type, r.id, r.record, parentIdsOf(r.type, r.record), 'test', r.geometry),
   );
   for (const doc of docs) graph.add(doc);
-  const allIds = new Set(docs.map((d) => d.id));
-  for (const doc of docs) graph.addChild(doc, allIds);
   const root = docs.find((d) => d.type === 'service')!;
   return nestRecord(graph, root);
 }

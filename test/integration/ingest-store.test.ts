@@ -1,0 +1,103 @@
+/**
+ * The records store across imports: a nested item's new records are kept as one bundle, and a
+ * record that another import brings again must still follow "the last import wins", in the store
+ * and in what is served after a reindex.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countRecords, readAllRecords, recordsIndex, StoreVersionError } from '../../src/engine/records.ts';
+import { importSource } from '../../src/ingest/import.ts';
+import { reindex } from '../../src/ingest/reindex.ts';
+import { createTestEngine, dropTestIndices } from '../support/engine.ts';
+
+const engine = createTestEngine('ingest-store');
+let dir: string;
+
+const LOCATION = '21000000-0000-4000-8000-000000000001';
+const service = (n: number, hall: string) => ({
+  id: `2d000000-0000-4000-8000-00000000000${n}`,
+  name: `Service ${n}`,
+  status: 'active',
+  organization: { id: '2a000000-0000-4000-8000-000000000001', name: 'Trust', description: 'A trust.' },
+  phones: [{ id: `2b000000-0000-4000-8000-00000000000${n}`, number: '01632 960000' }],
+  service_at_locations: [
+    {
+      id: `20000000-0000-4000-8000-00000000000${n}`,
+      location: { id: LOCATION, location_type: 'physical', name: hall, latitude: 57.13, longitude: -2.09 },
+    },
+  ],
+});
+
+/** The location as each served service nests it. */
+async function servedHalls(): Promise<string[]> {
+  const { body } = await engine.client.search({
+    index: engine.name('services'),
+    body: { query: { match_all: {} }, sort: [{ id: 'asc' }] },
+  } as never);
+  return (
+    body.hits.hits as unknown as {
+      _source: { record: { service_at_locations: { location: { name: string } }[] } };
+    }[]
+  ).map((hit) => hit._source.record.service_at_locations[0]!.location.name);
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'hsds-store-'));
+  await writeFile(join(dir, 'a.json'), JSON.stringify([service(1, 'Old Hall')]));
+  await writeFile(join(dir, 'b.json'), JSON.stringify([service(2, 'New Hall')]));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+  await dropTestIndices(engine);
+});
+
+describe('the records store across imports', () => {
+  it('keeps the records an item brings as one document', async () => {
+    const result = await importSource(engine, join(dir, 'a.json'));
+    expect(result.summary.records).toBe(5);
+    expect(await countRecords(engine)).toBe(1);
+    expect([...(await readAllRecords(engine)).keys()].sort()).toEqual([
+      'location:21000000-0000-4000-8000-000000000001',
+      'organization:2a000000-0000-4000-8000-000000000001',
+      'phone:2b000000-0000-4000-8000-000000000001',
+      'service:2d000000-0000-4000-8000-000000000001',
+      'service_at_location:20000000-0000-4000-8000-000000000001',
+    ]);
+  });
+
+  it('serves what a later import brings for a record an earlier one stored', async () => {
+    await importSource(engine, join(dir, 'b.json'));
+    const location = (await readAllRecords(engine)).get(`location:${LOCATION}`);
+    expect(location?.record.name).toBe('New Hall');
+    await reindex(engine);
+    expect(await servedHalls()).toEqual(['New Hall', 'New Hall']);
+  });
+
+  it('serves the first source again when it is imported again', async () => {
+    await importSource(engine, join(dir, 'a.json'));
+    await reindex(engine);
+    expect(await servedHalls()).toEqual(['Old Hall', 'Old Hall']);
+    // Imported again, the same documents: nothing more is stored.
+    const before = await countRecords(engine);
+    await importSource(engine, join(dir, 'a.json'));
+    expect(await countRecords(engine)).toBe(before);
+  });
+});
+
+describe('a records store written by another version', () => {
+  const old = createTestEngine('ingest-store-old');
+  afterAll(() => dropTestIndices(old));
+
+  it('is refused with what to do, not read', async () => {
+    await old.client.indices.create({
+      index: recordsIndex(old),
+      body: { mappings: { properties: { key: { type: 'keyword' } } } },
+    } as never);
+    await expect(importSource(old, join(dir, 'a.json'))).rejects.toThrow(StoreVersionError);
+    await expect(importSource(old, join(dir, 'a.json'))).rejects.toThrow(
+      /delete it .* and import your sources again/,
+    );
+  });
+});
