@@ -419,3 +419,33 @@ export async function heldElsewhere(
   }
   return found;
 }
+
+/** The record keys held by each document holding records of a type, page by page (no sources read). */
+export async function* scanKeysHolding(
+  engine: Engine,
+  type: string,
+  snapshot: Snapshot,
+): AsyncGenerator<string[][]> {
+  let after: unknown[] | undefined;
+  for (;;) {
+    const { body } = await engineCall('read record keys', () =>
+      engine.client.search({
+        body: {
+          size: 10_000,
+          _source: false,
+          docvalue_fields: ['keys'],
+          query: { bool: { filter: [{ term: { types: type } }] } },
+          sort: [{ key: 'asc' }],
+          ...(after ? { search_after: after } : {}),
+          pit: { id: snapshot.pitId, keep_alive: '10m' },
+          track_total_hits: false,
+        } as never,
+      }),
+    );
+    const hits = (body as unknown as { hits: { hits: { fields?: { keys?: string[] }; sort: unknown[] }[] } })
+      .hits.hits;
+    if (hits.length > 0) yield hits.map((h) => h.fields?.keys ?? []);
+    if (hits.length < 10_000) return;
+    after = hits[hits.length - 1]!.sort;
+  }
+}

@@ -13,7 +13,6 @@ import {
   createBulkWriter,
 } from '../engine/bulk.ts';
 import type { Engine } from '../engine/engine.ts';
-import { engineCall } from '../engine/engine.ts';
 import {
   beginBuild,
   countBuild,
@@ -21,7 +20,6 @@ import {
   finishBuild,
   type ReadIndexBuild,
   removeOldVersions,
-  summarizeOrganizations,
   swapAliases,
 } from '../engine/indices.ts';
 import { parseExtent } from '../geo/extent.ts';
@@ -33,7 +31,11 @@ import type {
   TaxonomyFull,
   TaxonomyTermFull,
 } from '../hsds/index.ts';
-import { toOrganizationDocument } from '../index-mapping/organization.document.ts';
+import type { ServiceDocument } from '../index-mapping/documents.ts';
+import {
+  type OrganizationServiceSummary,
+  toOrganizationDocument,
+} from '../index-mapping/organization.document.ts';
 import type { ReadIndex } from '../index-mapping/read-indices.mapping.ts';
 import { toServiceDocument } from '../index-mapping/service.document.ts';
 import {
@@ -53,11 +55,14 @@ export type NestedReadInput = {
   /** Terms; `taxonomy_detail` is filled from `taxonomies` by `taxonomy_id` when known. */
   taxonomyTerms?: Source<TaxonomyTermFull>;
   /**
-   * Organizations (nested; any `services` are ignored). When absent, the distinct organizations
-   * nested in the services are used.
+   * Organizations (nested; any `services` are ignored), or, given the ids of those already
+   * written from the services (`servicesGroupedByOrganization`), the others. When absent, the
+   * distinct organizations nested in the services are used.
    */
-  organizations?: Source<OrganizationNested | OrganizationFull>;
+  organizations?: OrganizationSource | ((written: ReadonlySet<string>) => OrganizationSource);
 };
+
+type OrganizationSource = Source<OrganizationNested | OrganizationFull>;
 
 export type BuildPhase =
   | 'taxonomies'
@@ -79,8 +84,12 @@ export type WriteReadIndicesOptions = {
   onProgress?: (progress: BuildProgress) => void;
   signal?: AbortSignal;
   bulk?: Pick<BulkWriterOptions, 'flushBytes' | 'concurrency'>;
-  /** Organizations are summarised from the new services index this many at a time. */
-  organizationBatch?: number;
+  /**
+   * The services come grouped by organization (reindex reads them so): each organization's
+   * document is written from its services' nested `organization` as soon as its group ends, and
+   * only its id is kept; the organizations source is asked for the others.
+   */
+  servicesGroupedByOrganization?: boolean;
   /** Document counts the new indices must have before they are served (reindex: the records' counts). */
   expected?: Partial<Record<ReadIndex, number>>;
 };
@@ -101,6 +110,66 @@ export type ReadIndicesReport = {
 /** The build wrote fewer documents than it was given, or the engine counts disagree. */
 export class ReadIndexBuildError extends Error {
   override readonly name = 'ReadIndexBuildError';
+}
+
+/**
+ * What each organization's services contribute to its document (service ids, taxonomy links,
+ * newest last_modified), gathered as the services are written, so the organizations need no
+ * query of the new services index. It holds a few ids per service; a term or taxonomy id is kept
+ * once however many services carry it.
+ */
+export class OrganizationSummaries {
+  private readonly byOrganization = new Map<
+    string,
+    { services: string[]; terms: Set<string>; taxonomies: Set<string>; newest?: number }
+  >();
+  private readonly ids = new Map<string, string>();
+
+  private once(id: string): string {
+    const held = this.ids.get(id);
+    if (held !== undefined) return held;
+    this.ids.set(id, id);
+    return id;
+  }
+
+  add(
+    service: Pick<
+      ServiceDocument,
+      'id' | 'organization_id' | 'taxonomy_term_ids' | 'taxonomy_ids' | 'last_modified'
+    >,
+  ) {
+    if (!service.organization_id) return;
+    let summary = this.byOrganization.get(service.organization_id);
+    if (!summary) {
+      summary = { services: [], terms: new Set(), taxonomies: new Set() };
+      this.byOrganization.set(service.organization_id, summary);
+    }
+    summary.services.push(service.id);
+    for (const id of service.taxonomy_term_ids) summary.terms.add(this.once(id));
+    for (const id of service.taxonomy_ids) summary.taxonomies.add(this.once(id));
+    const modified = service.last_modified ? Date.parse(service.last_modified) : Number.NaN;
+    if (!Number.isNaN(modified) && !(modified <= (summary.newest ?? Number.NEGATIVE_INFINITY))) {
+      summary.newest = modified;
+    }
+  }
+
+  /** The summary, forgotten here. */
+  take(organizationId: string): OrganizationServiceSummary {
+    const summary = this.summaryOf(organizationId);
+    this.byOrganization.delete(organizationId);
+    return summary;
+  }
+
+  summaryOf(organizationId: string): OrganizationServiceSummary {
+    const summary = this.byOrganization.get(organizationId);
+    if (!summary) return { service_ids: [], taxonomy_term_ids: [], taxonomy_ids: [] };
+    return {
+      service_ids: [...new Set(summary.services)].sort(),
+      taxonomy_term_ids: [...summary.terms].sort(),
+      taxonomy_ids: [...summary.taxonomies].sort(),
+      ...(summary.newest !== undefined ? { last_modified: new Date(summary.newest).toISOString() } : {}),
+    };
+  }
 }
 
 async function* iterate<T>(source: Source<T> | undefined): AsyncGenerator<T> {
@@ -169,8 +238,33 @@ export async function writeReadIndices(
     step('services');
     // Without an organizations source, the organizations nested in services are used (one each).
     const nestedOrganizations = input.organizations ? undefined : new Map<string, OrganizationNested>();
+    const summaries = new OrganizationSummaries();
+    const grouped = options.servicesGroupedByOrganization === true;
+    const writtenOrganizations = new Set<string>();
+    // Grouped: the organization whose services are being written, as they nest it.
+    let group: { id: string; organization?: OrganizationNested } | undefined;
+    const endGroup = async () => {
+      if (group?.organization && !writtenOrganizations.has(group.id)) {
+        writtenOrganizations.add(group.id);
+        await write(
+          'organizations',
+          group.id,
+          toOrganizationDocument(group.organization, summaries.take(group.id)),
+        );
+      }
+      group = undefined;
+    };
     for await (const service of iterate(input.services)) {
-      await write('services', service.id, toServiceDocument(service));
+      const document = toServiceDocument(service);
+      if (grouped) {
+        if (group && group.id !== document.organization_id) await endGroup();
+        if (!group && document.organization_id) group = { id: document.organization_id };
+        if (group && !group.organization && service.organization?.id === group.id) {
+          group.organization = service.organization;
+        }
+      }
+      summaries.add(document);
+      await write('services', service.id, document);
       const serviceRecord = toServiceOfServiceAtLocation(service);
       const geometries = new Map<string, AreaGeometry | undefined>();
       const cachedGeometryOf = (area: ServiceAreaFull) => {
@@ -191,34 +285,25 @@ export async function writeReadIndices(
       progress.services += 1;
       if (progress.services % 500 === 0) step('services');
     }
+    await endGroup();
     step('services');
     await writer.flush();
 
     step('organizations');
-    // Organization documents summarise their services, read back from the new services index.
-    await engineCall('refresh services', () =>
-      engine.client.indices.refresh({ index: build.indices.services }),
-    );
-    const batchSize = options.organizationBatch ?? 500;
-    let batch: OrganizationNested[] = [];
-    const writeBatch = async () => {
-      const summaries = await summarizeOrganizations(
-        engine,
-        build.indices.services,
-        batch.map((o) => o.id),
+    // Organization documents summarise their services, as gathered while they were written.
+    const organizations =
+      typeof input.organizations === 'function'
+        ? input.organizations(writtenOrganizations)
+        : (input.organizations ?? nestedOrganizations?.values());
+    for await (const organization of iterate(organizations)) {
+      if (writtenOrganizations.has(organization.id)) continue;
+      await write(
+        'organizations',
+        organization.id,
+        toOrganizationDocument(organization, summaries.summaryOf(organization.id)),
       );
-      for (const organization of batch) {
-        const summary = summaries.get(organization.id)!;
-        await write('organizations', organization.id, toOrganizationDocument(organization, summary));
-      }
-      batch = [];
-      step('organizations');
-    };
-    for await (const organization of iterate(input.organizations ?? nestedOrganizations?.values())) {
-      batch.push(organization);
-      if (batch.length >= batchSize) await writeBatch();
+      if (created.organizations % 500 === 0) step('organizations');
     }
-    if (batch.length > 0) await writeBatch();
     await writer.close();
     if (writer.stats.failed > 0) {
       const first = failures[0];

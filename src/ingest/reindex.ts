@@ -19,6 +19,7 @@ import {
   refreshRecords,
   type Snapshot,
   scanDocumentsHolding,
+  scanKeysHolding,
   scanOverrideKeys,
 } from '../engine/records.ts';
 import type {
@@ -299,6 +300,31 @@ export async function reindex(engine: Engine, options: ReindexOptions = {}): Pro
     }
   }
 
+  /**
+   * The organizations no service nests (those that services nest are written from them): found
+   * from the keys of the documents holding organizations, so only their documents are read.
+   */
+  let fromServices: ReadonlySet<string> = new Set();
+  async function* remainingOrganizations(written: ReadonlySet<string>): AsyncGenerator<OrganizationNested> {
+    fromServices = written;
+    const prefix = 'organization:';
+    for await (const page of scanKeysHolding(engine, 'organization', snapshot)) {
+      const missing = page
+        .flat()
+        .filter((key) => key.startsWith(prefix) && !written.has(key.slice(prefix.length)));
+      for (let i = 0; i < missing.length; i += batchSize) {
+        options.signal?.throwIfAborted();
+        const docs = await findDocuments(engine, 'keys', missing.slice(i, i + batchSize), snapshot);
+        const batch = await expand(engine, docs, 'organization', snapshot, stats, shared, overrides);
+        for (const doc of batch.seeds) {
+          if (written.has(doc.id)) continue;
+          yielded.organization = (yielded.organization ?? 0) + 1;
+          yield nestRecord(batch.graph, doc) as OrganizationNested;
+        }
+      }
+    }
+  }
+
   try {
     const report = await writeReadIndices(
       engine,
@@ -306,9 +332,10 @@ export async function reindex(engine: Engine, options: ReindexOptions = {}): Pro
         taxonomies: nestedOfType<TaxonomyFull>('taxonomy'),
         taxonomyTerms: nestedOfType<TaxonomyTermFull>('taxonomy_term'),
         services: nestedOfType<ServiceFull>('service'),
-        organizations: nestedOfType<OrganizationNested>('organization'),
+        organizations: remainingOrganizations,
       },
       {
+        servicesGroupedByOrganization: true,
         geometryOf: (area: ServiceAreaFull) => geometries.get(area.id),
         ...(options.onProgress
           ? { onProgress: (p: BuildProgress) => options.onProgress?.({ ...p, totalServices }) }
@@ -322,7 +349,7 @@ export async function reindex(engine: Engine, options: ReindexOptions = {}): Pro
             return yielded.service ?? 0;
           },
           get organizations() {
-            return yielded.organization ?? 0;
+            return (yielded.organization ?? 0) + fromServices.size;
           },
           get taxonomies() {
             return yielded.taxonomy ?? 0;

@@ -47,6 +47,15 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'hsds-store-'));
   await writeFile(join(dir, 'a.json'), JSON.stringify([service(1, 'Old Hall')]));
   await writeFile(join(dir, 'b.json'), JSON.stringify([service(2, 'New Hall')]));
+  await writeFile(
+    join(dir, 'c.json'),
+    JSON.stringify({
+      id: '2a000000-0000-4000-8000-000000000002',
+      name: 'Quiet Trust',
+      description: 'No services yet.',
+      services: [],
+    }),
+  );
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -83,6 +92,24 @@ describe('the records store across imports', () => {
     const before = await countRecords(engine);
     await importSource(engine, join(dir, 'a.json'));
     expect(await countRecords(engine)).toBe(before);
+  });
+
+  it('serves organizations with and without services, each summarising its own', async () => {
+    await importSource(engine, join(dir, 'c.json'));
+    await reindex(engine);
+    const { body } = await engine.client.search({
+      index: engine.name('organizations'),
+      body: { query: { match_all: {} }, sort: [{ id: 'asc' }] },
+    } as never);
+    expect(
+      (body.hits.hits as unknown as { _source: { name: string; service_ids: string[] } }[]).map((hit) => [
+        hit._source.name,
+        hit._source.service_ids,
+      ]),
+    ).toEqual([
+      ['Trust', ['2d000000-0000-4000-8000-000000000001', '2d000000-0000-4000-8000-000000000002']],
+      ['Quiet Trust', []],
+    ]);
   });
 });
 
