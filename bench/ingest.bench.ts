@@ -1,5 +1,5 @@
 /**
- * `npm run bench:ingest -- --services 100000 [--runs 3] [--seed 1] [--also 300000] [--skip-direct]
+ * `npm run bench:ingest -- --services 100000 [--runs 3] [--seed 1] [--also 300000] [--skip-direct] [--shuffled]
  *    [--node-flags="--max-old-space-size=256 --max-semi-space-size=8"]`
  *
  * End-to-end ingest on a synthetic directory: import (records store) plus reindex (read indices),
@@ -20,7 +20,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import engineVersion from '../engine/version.json' with { type: 'json' };
 import { openBenchEngine } from './lib/bench-engine.ts';
-import { type Dataset, ensureSyntheticDataset } from './lib/datasets.ts';
+import { type Dataset, ensureShuffledDataset, ensureSyntheticDataset } from './lib/datasets.ts';
 import { formatTable, median, writeResults } from './lib/results.ts';
 
 const { values } = parseArgs({
@@ -33,6 +33,8 @@ const { values } = parseArgs({
     concurrency: { type: 'string' },
     'flush-bytes': { type: 'string' },
     'skip-direct': { type: 'boolean', default: false },
+    /** Services in a shuffled order: each organization's repeats far apart in the file. */
+    shuffled: { type: 'boolean', default: false },
     /** V8 flags for the measured processes: `--node-flags="--max-old-space-size=256"` (default: none). */
     'node-flags': { type: 'string' },
   },
@@ -84,7 +86,10 @@ const mb = (bytes: number) => (bytes / 1e6).toFixed(0);
 const s = (ms: number) => (ms / 1000).toFixed(1);
 
 async function measure(url: string, services: number, runs: number) {
-  const dataset = await ensureSyntheticDataset(services, Number(values.seed), log);
+  const generated = await ensureSyntheticDataset(services, Number(values.seed), log);
+  const dataset = values.shuffled
+    ? await ensureShuffledDataset(generated, Number(values.seed), log)
+    : generated;
   const pipeline: Run[] = [];
   const floor: Run[] = [];
   const direct: Run[] = [];

@@ -106,6 +106,9 @@ export async function sourceSize(location: string): Promise<number | undefined> 
   return info.isFile() ? info.size : undefined;
 }
 
+/** Items read, flattened and checked for repeats together (their "maybe"s settled at once). */
+const ITEM_BATCH = 200;
+
 type WindowEntry = { record: Record<string, unknown>; origin: string; content: number; links: number };
 
 function splitLinks(type: RecordType, record: Record<string, unknown>) {
@@ -242,33 +245,51 @@ export async function importSource(
       }
     };
 
-    // Whether this run wrote a key before: the recent window knows exactly (and keeps the record);
-    // beyond it, the Bloom filter says "no" for certain or "maybe", and a "maybe" is settled by
-    // reading the stored record (a search, after a refresh: it may be in a bundle), written by
-    // this run when its run is this one, or else the record in the item being read.
-    const earlierInThisRun = async (key: string): Promise<WindowEntry | undefined> => {
-      const recent = window.get(key);
-      if (recent || !bloom.mightContain(key)) return recent;
+    // Whether this run wrote a key before. The recent window knows exactly (and keeps the
+    // record); beyond it the Bloom filter says "no" for certain or "maybe". Items are taken in
+    // batches, and the batch's "maybe"s are settled before it is written, all at once, by reading
+    // the stored records (a search, after one refresh: they may be in bundles): written by this
+    // run when their run is this one. One refresh per batch, not per record: a source whose items
+    // repeat a record far apart (an organization's services spread through the file) meets a
+    // "maybe" in most items.
+    let batchSeen = new Map<string, WindowEntry>();
+    let stored = new Map<string, WindowEntry>();
+    const earlierInThisRun = (key: string): WindowEntry | undefined =>
+      window.get(key) ?? batchSeen.get(key) ?? stored.get(key);
+    const remember = (key: string, entry: WindowEntry) => {
+      window.set(key, entry);
+      batchSeen.set(key, entry);
+    };
+    const settleMaybes = async (keys: Iterable<string>) => {
+      batchSeen = new Map();
+      stored = new Map();
+      const maybe: string[] = [];
+      for (const key of keys) {
+        // Held by the window now, but the batch may push it out: kept for the batch.
+        const recent = window.get(key);
+        if (recent) batchSeen.set(key, recent);
+        else if (bloom.mightContain(key)) maybe.push(key);
+      }
+      if (maybe.length === 0) return;
       await flushAll();
       await refreshRecords(engine);
-      const stored = (await getRecords(engine, [key])).get(key);
-      // Not stored yet: it may be in the item being read.
-      const found = stored && stored.run === run ? stored : bundle?.get(key);
-      if (!found) return undefined;
-      return {
-        record: found.record,
-        origin: 'an earlier item',
-        ...hashRecord(found.record, linkFieldsOf(found.type as RecordType)),
-      };
+      for (const [key, doc] of await getRecords(engine, maybe)) {
+        if (doc.run !== run) continue;
+        stored.set(key, {
+          record: doc.record,
+          origin: 'an earlier item',
+          ...hashRecord(doc.record, linkFieldsOf(doc.type as RecordType)),
+        });
+      }
     };
 
     const accept = async (flat: FlatRecord, origin: string) => {
       const key = recordKey(flat.type, flat.id);
       const hashes = hashRecord(flat.record, linkFieldsOf(flat.type));
-      const earlier = await earlierInThisRun(key);
+      const earlier = earlierInThisRun(key);
       if (!earlier) {
         bloom.add(key);
-        window.set(key, { record: flat.record, origin, ...hashes });
+        remember(key, { record: flat.record, origin, ...hashes });
         await write(flat, flat.record, true, false);
         log.imported(flat.type);
         progress.records += 1;
@@ -276,7 +297,7 @@ export async function importSource(
         return;
       }
       if (earlier.content === hashes.content && earlier.links === hashes.links) {
-        window.set(key, earlier); // a repeat: keep it recent, records repeated often stay in memory
+        remember(key, earlier); // a repeat: keep it recent, records repeated often stay in memory
         return;
       }
 
@@ -303,35 +324,54 @@ export async function importSource(
       }
       const merged = { ...flat.record };
       for (const field in before) if (merged[field] === undefined) merged[field] = before[field];
-      window.set(key, { record: merged, origin, ...hashRecord(merged, linkFieldsOf(flat.type)) });
+      remember(key, { record: merged, origin, ...hashRecord(merged, linkFieldsOf(flat.type)) });
       await write(flat, merged, changed, true);
       await spoolLinks(flat, origin);
     };
 
-    for await (const item of openSource(source, kind, options)) {
-      options.signal?.throwIfAborted();
-      if (item.kind === 'issue') {
-        await log.add(item.issue);
-        continue;
-      }
-      log.summary.items += 1;
-      progress.items += 1;
-      const flattened =
-        item.kind === 'nested'
+    const importBatch = async (items: SourceItem[]) => {
+      const flattened = items.map((item) => {
+        if (item.kind === 'issue') return undefined;
+        return item.kind === 'nested'
           ? flattenNested(item.type, item.value, item.origin)
           : flattenRow(item.type, item.row, item.origin);
-      for (const issue of flattened.issues) await log.add(issue);
-      for (const type of flattened.rejected) log.rejected(type);
-      progress.rejected = log.summary.rejected;
-      bundle = item.kind === 'nested' ? new Map() : undefined;
-      for (const flat of flattened.records) await accept(flat, item.origin);
-      if (bundle && bundle.size > 0) {
-        const records = [...bundle.values()];
-        bundle = undefined;
-        await store(toBundleDocument(records, run), records, bundleVersion);
+      });
+      await settleMaybes(
+        flattened.flatMap((f) => f?.records.map((flat) => recordKey(flat.type, flat.id)) ?? []),
+      );
+      for (const [i, item] of items.entries()) {
+        options.signal?.throwIfAborted();
+        const itemFlattened = flattened[i];
+        if (item.kind === 'issue' || !itemFlattened) {
+          if (item.kind === 'issue') await log.add(item.issue);
+          continue;
+        }
+        log.summary.items += 1;
+        progress.items += 1;
+        for (const issue of itemFlattened.issues) await log.add(issue);
+        for (const type of itemFlattened.rejected) log.rejected(type);
+        progress.rejected = log.summary.rejected;
+        bundle = item.kind === 'nested' ? new Map() : undefined;
+        for (const flat of itemFlattened.records) await accept(flat, item.origin);
+        if (bundle && bundle.size > 0) {
+          const records = [...bundle.values()];
+          bundle = undefined;
+          await store(toBundleDocument(records, run), records, bundleVersion);
+        }
+        if (progress.items % 200 === 0) options.onProgress?.({ ...progress });
       }
-      if (progress.items % 200 === 0) options.onProgress?.({ ...progress });
+    };
+
+    let items: SourceItem[] = [];
+    for await (const item of openSource(source, kind, options)) {
+      options.signal?.throwIfAborted();
+      items.push(item);
+      if (items.length >= ITEM_BATCH) {
+        await importBatch(items);
+        items = [];
+      }
     }
+    await importBatch(items);
     await settleQueued();
     await writer.close();
     for (const failure of refused) {
