@@ -113,6 +113,21 @@ describe('the records store across imports', () => {
   });
 });
 
+describe('an item imported again', () => {
+  const again = createTestEngine('ingest-store-again');
+  afterAll(() => dropTestIndices(again));
+
+  it('keeps only the records it carries now', async () => {
+    await importSource(again, join(dir, 'a.json'));
+    const { phones: _, ...withoutPhone } = service(1, 'Old Hall');
+    await writeFile(join(dir, 'a2.json'), JSON.stringify([withoutPhone]));
+    await importSource(again, join(dir, 'a2.json'));
+    const keys = [...(await readAllRecords(again)).keys()];
+    expect(keys).toContain('service:2d000000-0000-4000-8000-000000000001');
+    expect(keys).not.toContain('phone:2b000000-0000-4000-8000-000000000001');
+  });
+});
+
 describe('a records store written by another version', () => {
   const old = createTestEngine('ingest-store-old');
   afterAll(() => dropTestIndices(old));
