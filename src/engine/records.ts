@@ -122,7 +122,7 @@ export async function openSnapshot(engine: Engine, keepAlive = '10m'): Promise<S
   };
 }
 
-type Hit = { _id: string; _source: StoreDocument; sort: unknown[] };
+type Hit = { _source: StoreDocument; sort: unknown[] };
 
 /** `key`: table and id order. `group`: records of one group (a service's organization) together. */
 export type RecordOrder = 'key' | 'group' | 'none';
@@ -299,29 +299,50 @@ export async function readAllRecords(engine: Engine): Promise<Map<string, Record
   return out;
 }
 
-/** The keys of the single documents that win over bundled copies, page by page. */
-export async function* scanOverrideKeys(engine: Engine, snapshot: Snapshot): AsyncGenerator<string[]> {
+/**
+ * One doc-values field of every document matching the query, page by page, in key order: each
+ * page lists the field's values per document. No source is read. In a snapshot when given, else
+ * in the records index as last refreshed.
+ */
+async function* scanField(
+  engine: Engine,
+  label: string,
+  query: Record<string, unknown>,
+  field: 'key' | 'keys',
+  snapshot?: Snapshot,
+): AsyncGenerator<string[][]> {
+  const size = 10_000;
   let after: unknown[] | undefined;
   for (;;) {
-    const { body } = await engineCall('read overriding records', () =>
-      engine.client.search({
-        body: {
-          size: 10_000,
-          _source: false,
-          docvalue_fields: ['key'],
-          query: { bool: { filter: [{ term: { overrides: true } }] } },
-          sort: [{ key: 'asc' }],
-          ...(after ? { search_after: after } : {}),
-          pit: { id: snapshot.pitId, keep_alive: '10m' },
-          track_total_hits: false,
-        } as never,
-      }),
+    const body = {
+      size,
+      _source: false,
+      docvalue_fields: [field],
+      query,
+      sort: [{ key: 'asc' }],
+      ...(after ? { search_after: after } : {}),
+      ...(snapshot ? { pit: { id: snapshot.pitId, keep_alive: '10m' } } : {}),
+      track_total_hits: false,
+    };
+    const { body: response } = await engineCall(label, () =>
+      engine.client.search(snapshot ? ({ body } as never) : ({ index: recordsIndex(engine), body } as never)),
     );
-    const hits = (body as unknown as { hits: { hits: { fields?: { key?: string[] }; sort: unknown[] }[] } })
-      .hits.hits;
-    if (hits.length > 0) yield hits.map((h) => h.fields?.key?.[0] ?? '').filter(Boolean);
-    if (hits.length < 10_000) return;
+    const hits = (
+      response as unknown as { hits: { hits: { fields?: Record<string, string[]>; sort: unknown[] }[] } }
+    ).hits.hits;
+    if (hits.length > 0) yield hits.map((hit) => hit.fields?.[field] ?? []);
+    if (hits.length < size) return;
     after = hits[hits.length - 1]!.sort;
+  }
+}
+
+const overriding = { term: { overrides: true } };
+
+/** The keys of the single documents that win over bundled copies, page by page. */
+export async function* scanOverrideKeys(engine: Engine, snapshot: Snapshot): AsyncGenerator<string[]> {
+  const query = { bool: { filter: [overriding] } };
+  for await (const page of scanField(engine, 'read overriding records', query, 'key', snapshot)) {
+    yield page.flat();
   }
 }
 
@@ -333,22 +354,9 @@ export async function overriddenKeys(
 ): Promise<Set<string>> {
   const found = new Set<string>();
   for (let i = 0; i < keys.length; i += TERMS_CHUNK) {
-    const chunk = keys.slice(i, i + TERMS_CHUNK);
-    const { body } = await engineCall('check overriding records', () =>
-      engine.client.search({
-        body: {
-          size: chunk.length,
-          _source: false,
-          docvalue_fields: ['key'],
-          query: { bool: { filter: [{ term: { overrides: true } }, { terms: { key: chunk } }] } },
-          pit: { id: snapshot.pitId, keep_alive: '10m' },
-          track_total_hits: false,
-        } as never,
-      }),
-    );
-    for (const hit of (body as unknown as { hits: { hits: { fields?: { key?: string[] } }[] } }).hits.hits) {
-      const key = hit.fields?.key?.[0];
-      if (key) found.add(key);
+    const query = { bool: { filter: [overriding, { terms: { key: keys.slice(i, i + TERMS_CHUNK) } }] } };
+    for await (const page of scanField(engine, 'check overriding records', query, 'key', snapshot)) {
+      for (const key of page.flat()) found.add(key);
     }
   }
   return found;
@@ -388,64 +396,19 @@ export async function heldElsewhere(
   for (let i = 0; i < keys.length; i += TERMS_CHUNK) {
     const chunk = keys.slice(i, i + TERMS_CHUNK);
     const wanted = new Set(chunk);
-    let after: unknown[] | undefined;
-    for (;;) {
-      const { body } = await engineCall('check records held elsewhere', () =>
-        engine.client.search({
-          index: recordsIndex(engine),
-          body: {
-            size: 10_000,
-            _source: false,
-            docvalue_fields: ['keys'],
-            query: {
-              bool: {
-                filter: [{ terms: { keys: chunk } }],
-                must_not: [{ term: { run } }, { ids: { values: except } }],
-              },
-            },
-            sort: [{ key: 'asc' }],
-            ...(after ? { search_after: after } : {}),
-            track_total_hits: false,
-          } as never,
-        }),
-      );
-      const hits = (
-        body as unknown as { hits: { hits: { fields?: { keys?: string[] }; sort: unknown[] }[] } }
-      ).hits.hits;
-      for (const hit of hits) for (const key of hit.fields?.keys ?? []) if (wanted.has(key)) found.add(key);
-      if (hits.length < 10_000) break;
-      after = hits[hits.length - 1]!.sort;
+    const query = {
+      bool: {
+        filter: [{ terms: { keys: chunk } }],
+        must_not: [{ term: { run } }, { ids: { values: except } }],
+      },
+    };
+    for await (const page of scanField(engine, 'check records held elsewhere', query, 'keys')) {
+      for (const key of page.flat()) if (wanted.has(key)) found.add(key);
     }
   }
   return found;
 }
 
 /** The record keys held by each document holding records of a type, page by page (no sources read). */
-export async function* scanKeysHolding(
-  engine: Engine,
-  type: string,
-  snapshot: Snapshot,
-): AsyncGenerator<string[][]> {
-  let after: unknown[] | undefined;
-  for (;;) {
-    const { body } = await engineCall('read record keys', () =>
-      engine.client.search({
-        body: {
-          size: 10_000,
-          _source: false,
-          docvalue_fields: ['keys'],
-          query: { bool: { filter: [{ term: { types: type } }] } },
-          sort: [{ key: 'asc' }],
-          ...(after ? { search_after: after } : {}),
-          pit: { id: snapshot.pitId, keep_alive: '10m' },
-          track_total_hits: false,
-        } as never,
-      }),
-    );
-    const hits = (body as unknown as { hits: { hits: { fields?: { keys?: string[] }; sort: unknown[] }[] } })
-      .hits.hits;
-    if (hits.length > 0) yield hits.map((h) => h.fields?.keys ?? []);
-    if (hits.length < 10_000) return;
-    after = hits[hits.length - 1]!.sort;
-  }
-}
+export const scanKeysHolding = (engine: Engine, type: string, snapshot: Snapshot) =>
+  scanField(engine, 'read record keys', { bool: { filter: [{ term: { types: type } }] } }, 'keys', snapshot);

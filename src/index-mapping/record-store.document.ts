@@ -165,18 +165,8 @@ export function toBundleDocument(records: readonly RecordStoreDocument[], run: n
 /** The records a store document holds. */
 export function unpackDocument(doc: StoreDocument): RecordStoreDocument[] {
   if (doc.kind !== 'bundle') {
-    const { key, type, id, source, parent_ids, group, record, geometry } = doc;
     return [
-      {
-        key,
-        type,
-        id,
-        source,
-        parent_ids,
-        ...(group ? { group } : {}),
-        record: record ?? {},
-        ...(geometry ? { geometry } : {}),
-      },
+      toRecordStoreDocument(doc.type, doc.id, doc.record ?? {}, doc.parent_ids, doc.source, doc.geometry),
     ];
   }
   return (doc.records ?? []).map((r) =>
