@@ -156,12 +156,16 @@ async function expand(
     stats.read += 1;
     if (graph.add(record) && record.type === seedType) seeds.push(record);
   }
+  // Ids whose children are in the graph (or asked for), and keys whose references were followed:
+  // a shared record from the cache comes with its children but its references are still followed.
   const expanded = new Set<string>();
+  const followed = new Set<string>();
   const toRemember: RecordStoreDocument[] = [];
   let frontier = seeds;
   while (frontier.length > 0) {
     const parentIds = new Set<string>();
     for (const doc of frontier) {
+      followed.add(doc.key);
       if (!expanded.has(doc.id)) {
         expanded.add(doc.id);
         parentIds.add(doc.id);
@@ -184,14 +188,15 @@ async function expand(
           wanted.add(key);
           continue;
         }
-        // A shared record comes with what is nested under it, so it needs no query of its own.
+        // A shared record comes with what is nested under it, so it needs no query of its own;
+        // what it refers to (a term's taxonomy) is followed in the next round.
         graph.add(cached.doc);
         expanded.add(cached.doc.id);
         for (const child of cached.children) {
           graph.add(child);
           expanded.add(child.id);
         }
-        next.push(cached.doc);
+        next.push(cached.doc, ...cached.children);
       }
     }
     const except = [...loaded];
@@ -218,7 +223,7 @@ async function expand(
       }
     }
     stats.unresolved += wanted.size - found.size;
-    frontier = next.filter((doc) => !expanded.has(doc.id));
+    frontier = next.filter((doc) => !followed.has(doc.key));
   }
   // Fetched shared records are complete now (their metadata came in a later round): remember them.
   for (const doc of toRemember) shared.remember(doc, graph);

@@ -1,0 +1,125 @@
+/**
+ * What an operator imports is what the API serves: every nested service of a generated dataset,
+ * imported into the store and rebuilt by reindex in many small batches, is served with everything
+ * it was imported with. Reindex may add what the source left implicit (parent ids on children, an
+ * organization's other locations) and drops empty lists; it must not lose anything.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importSource } from '../../src/ingest/import.ts';
+import { reindex } from '../../src/ingest/reindex.ts';
+import { generateDataset } from '../../src/ingest/synthetic/generate.ts';
+import { writeDataset } from '../../src/ingest/synthetic/write-dataset.ts';
+import { createTestEngine, dropTestIndices } from '../support/engine.ts';
+
+const engine = createTestEngine('round-trip');
+const dataset = generateDataset({ services: 150, seed: 'round-trip' });
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'hsds-round-trip-'));
+  await writeDataset(dir, dataset);
+  await importSource(engine, dir);
+  // Small batches: most services are rebuilt after the terms they use were first read.
+  await reindex(engine, { batchSize: 10 });
+}, 120_000);
+
+afterAll(async () => {
+  await dropTestIndices(engine);
+  await rm(dir, { recursive: true, force: true });
+});
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** Lists of records in id order; an empty list means the same as none. */
+function normalise(value: Json): Json {
+  if (Array.isArray(value)) {
+    const items = value.map(normalise);
+    const id = (item: Json) =>
+      item && typeof item === 'object' && !Array.isArray(item) ? String(item.id ?? '') : '';
+    return items.every((item) => id(item) !== '') ? items.sort((a, b) => id(a).localeCompare(id(b))) : items;
+  }
+  if (value && typeof value === 'object') {
+    const out: { [key: string]: Json } = {};
+    for (const [key, v] of Object.entries(value)) {
+      if (Array.isArray(v) && v.length === 0) continue;
+      out[key] = normalise(v);
+    }
+    return out;
+  }
+  return value;
+}
+
+/** Paths where `served` lacks or changes what `imported` holds. */
+function missing(imported: Json, served: Json, path = ''): string[] {
+  if (Array.isArray(imported)) {
+    if (!Array.isArray(served) || served.length !== imported.length)
+      return [`${path}: ${JSON.stringify(served)}`];
+    return imported.flatMap((item, i) => missing(item, served[i]!, `${path}[${i}]`));
+  }
+  if (imported && typeof imported === 'object') {
+    if (!served || typeof served !== 'object' || Array.isArray(served)) return [`${path}: not an object`];
+    return Object.entries(imported).flatMap(([key, v]) =>
+      key in served ? missing(v, served[key]!, `${path}.${key}`) : [`${path}.${key}: absent`],
+    );
+  }
+  return imported === served
+    ? []
+    : [`${path}: ${JSON.stringify(served)} instead of ${JSON.stringify(imported)}`];
+}
+
+async function served(index: string): Promise<Map<string, Json>> {
+  const { body } = await engine.client.search({
+    index: engine.name(index),
+    body: { size: 1000, query: { match_all: {} } },
+  } as never);
+  const hits = body.hits.hits as unknown as { _source: { id: string; record: Json } }[];
+  return new Map(hits.map((hit) => [hit._source.id, hit._source.record]));
+}
+
+describe('a generated dataset imported and reindexed in small batches', () => {
+  it('serves every service with everything it was imported with', async () => {
+    const services = await served('services');
+    const imported = [...dataset.services()] as unknown as Json[];
+    expect(services.size).toBe(imported.length);
+    const lost = imported.flatMap((service) => {
+      const id = (service as { id: string }).id;
+      return missing(normalise(service), normalise(services.get(id) ?? null)).map((p) => `${id}${p}`);
+    });
+    expect(lost.slice(0, 10)).toEqual([]);
+  });
+
+  it('serves every service-at-location with its location and its service as imported', async () => {
+    const sals = await served('service_at_locations');
+    const lost: string[] = [];
+    for (const service of dataset.services() as unknown as Iterable<{ service_at_locations: Json[] }>) {
+      const { service_at_locations: atLocations, ...rest } = service;
+      for (const sal of atLocations as { id: string }[]) {
+        const expected = normalise({ ...sal, service: rest } as unknown as Json);
+        lost.push(...missing(expected, normalise(sals.get(sal.id) ?? null)).map((p) => `${sal.id}${p}`));
+      }
+    }
+    expect(sals.size).toBeGreaterThan(0);
+    expect(lost.slice(0, 10)).toEqual([]);
+  });
+
+  it('serves every organization, taxonomy and term with everything it was imported with', async () => {
+    const lost: string[] = [];
+    const expectServed = async (index: string, records: Iterable<unknown>) => {
+      const byId = await served(index);
+      for (const record of records as Iterable<{ id: string }>) {
+        lost.push(
+          ...missing(normalise(record as Json), normalise(byId.get(record.id) ?? null)).map(
+            (p) => `${index} ${record.id}${p}`,
+          ),
+        );
+      }
+    };
+    await expectServed('organizations', dataset.organizations());
+    await expectServed('taxonomies', dataset.taxonomies);
+    await expectServed('taxonomy_terms', dataset.taxonomyTerms);
+    expect(lost.slice(0, 10)).toEqual([]);
+  });
+});
