@@ -2,33 +2,55 @@
  * What an operator imports is what the API serves: every nested service of a generated dataset,
  * imported into the store and rebuilt by reindex in many small batches, is served with everything
  * it was imported with. Reindex may add what the source left implicit (parent ids on children, an
- * organization's other locations) and drops empty lists; it must not lose anything.
+ * organization's other locations) and drops empty lists; it must not lose anything. The same
+ * holds when the services come in shuffled order and the import keeps only 50 records in memory, so
+ * that most repeats (an organization, its locations, the terms) are settled through the store.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../../src/engine/engine.ts';
 import { importSource } from '../../src/ingest/import.ts';
 import { reindex } from '../../src/ingest/reindex.ts';
 import { generateDataset } from '../../src/ingest/synthetic/generate.ts';
-import { writeDataset } from '../../src/ingest/synthetic/write-dataset.ts';
+import { SeededRandom } from '../../src/ingest/synthetic/seeded-random.ts';
+import { DATASET_FILES, writeDataset } from '../../src/ingest/synthetic/write-dataset.ts';
 import { createTestEngine, dropTestIndices } from '../support/engine.ts';
 
-const engine = createTestEngine('round-trip');
 const dataset = generateDataset({ services: 150, seed: 'round-trip' });
-let dir: string;
+const inOrder = createTestEngine('round-trip');
+const shuffled = createTestEngine('round-trip-shuffled');
+const dirs: string[] = [];
 
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'hsds-round-trip-'));
+async function load(engine: Engine, shuffle: boolean) {
+  const dir = await mkdtemp(join(tmpdir(), 'hsds-round-trip-'));
+  dirs.push(dir);
   await writeDataset(dir, dataset);
-  await importSource(engine, dir);
+  if (shuffle) {
+    const file = join(dir, DATASET_FILES.services);
+    const lines = (await readFile(file, 'utf8')).split('\n').filter(Boolean);
+    const random = new SeededRandom(7, 0);
+    for (let i = lines.length - 1; i > 0; i--) {
+      const j = random.int(0, i);
+      [lines[i], lines[j]] = [lines[j]!, lines[i]!];
+    }
+    await writeFile(file, `${lines.join('\n')}\n`);
+  }
+  await importSource(engine, dir, shuffle ? { windowSize: 50 } : {});
   // Small batches: most services are rebuilt after the terms they use were first read.
   await reindex(engine, { batchSize: 10 });
-}, 120_000);
+}
+
+beforeAll(async () => {
+  await load(inOrder, false);
+  await load(shuffled, true);
+}, 180_000);
 
 afterAll(async () => {
-  await dropTestIndices(engine);
-  await rm(dir, { recursive: true, force: true });
+  await dropTestIndices(inOrder);
+  await dropTestIndices(shuffled);
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -70,7 +92,7 @@ function missing(imported: Json, served: Json, path = ''): string[] {
     : [`${path}: ${JSON.stringify(served)} instead of ${JSON.stringify(imported)}`];
 }
 
-async function served(index: string): Promise<Map<string, Json>> {
+async function served(engine: Engine, index: string): Promise<Map<string, Json>> {
   const { body } = await engine.client.search({
     index: engine.name(index),
     body: { size: 1000, query: { match_all: {} } },
@@ -79,9 +101,12 @@ async function served(index: string): Promise<Map<string, Json>> {
   return new Map(hits.map((hit) => [hit._source.id, hit._source.record]));
 }
 
-describe('a generated dataset imported and reindexed in small batches', () => {
+describe.each([
+  ['in source order', inOrder],
+  ['shuffled, 50 records kept in memory', shuffled],
+])('a generated dataset imported (%s) and reindexed in small batches', (_, engine) => {
   it('serves every service with everything it was imported with', async () => {
-    const services = await served('services');
+    const services = await served(engine, 'services');
     const imported = [...dataset.services()] as unknown as Json[];
     expect(services.size).toBe(imported.length);
     const lost = imported.flatMap((service) => {
@@ -92,7 +117,7 @@ describe('a generated dataset imported and reindexed in small batches', () => {
   });
 
   it('serves every service-at-location with its location and its service as imported', async () => {
-    const sals = await served('service_at_locations');
+    const sals = await served(engine, 'service_at_locations');
     const lost: string[] = [];
     for (const service of dataset.services() as unknown as Iterable<{ service_at_locations: Json[] }>) {
       const { service_at_locations: atLocations, ...rest } = service;
@@ -108,7 +133,7 @@ describe('a generated dataset imported and reindexed in small batches', () => {
   it('serves every organization, taxonomy and term with everything it was imported with', async () => {
     const lost: string[] = [];
     const expectServed = async (index: string, records: Iterable<unknown>) => {
-      const byId = await served(index);
+      const byId = await served(engine, index);
       for (const record of records as Iterable<{ id: string }>) {
         lost.push(
           ...missing(normalise(record as Json), normalise(byId.get(record.id) ?? null)).map(
