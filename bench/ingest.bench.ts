@@ -117,6 +117,7 @@ async function measure(url: string, services: number, runs: number) {
       floor_ms: m(floor, (r) => r.total_ms),
       floor_ratio: m(pipeline, (r) => r.total_ms) / m(floor, (r) => r.total_ms),
       direct_ms: direct.length ? m(direct, (r) => r.total_ms) : undefined,
+      direct_ratio: direct.length ? m(direct, (r) => r.total_ms) / m(floor, (r) => r.total_ms) : undefined,
       peak_rss: m(pipeline, (r) => r.peak_rss),
       max_rss: m(pipeline, (r) => r.max_rss),
       node_cpu_ms: m(pipeline, (r) => r.node_cpu_ms),
@@ -190,6 +191,21 @@ try {
   ] as [string, boolean, string][];
   console.log(
     `\n${targets.map(([what, ok, value]) => `${ok ? 'PASS' : 'MISS'}  ${what}: ${value}`).join('\n')}`,
+  );
+  // What bounds the targets on this machine: the read indices alone, and the CPU the work takes.
+  const cores = cpus().length;
+  const cpu = (first.node_cpu_ms + first.engine_cpu_ms) / 1000;
+  console.log(
+    [
+      '',
+      ...(first.direct_ratio === undefined
+        ? []
+        : [
+            `every read index built straight from the nested services (no store, no validation): ${first.direct_ratio.toFixed(2)}x the floor`,
+          ]),
+      `CPU of import + reindex: ${s(first.node_cpu_ms)} s Node + ${s(first.engine_cpu_ms)} s engine = ${cpu.toFixed(1)} s; ` +
+        `on ${cores} cores that is at least ${(cpu / cores).toFixed(1)} s, at most ${(results[0]!.services / (cpu / cores)).toFixed(0)} services/s however well the two overlap`,
+    ].join('\n'),
   );
   const file = writeResults('ingest', {
     date: new Date().toISOString(),
