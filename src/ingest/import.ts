@@ -9,8 +9,9 @@
  * other content is written on its own, and wins. Document ids follow the source (`item:type:id`,
  * `type:id`), so importing the same source twice writes the same documents again: nothing changes.
  * A record that an earlier import stored in another document is written on its own too, so the
- * last import wins. Memory stays flat: items stream, the repeat check keeps hashes, links to check
- * are spooled to a file.
+ * last import wins. Memory stays flat: items stream, the repeat check keeps a window of records,
+ * the hashes of many more keys and a Bloom filter of all (seen-records.ts), links to check are
+ * spooled to a file.
  */
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
@@ -41,7 +42,7 @@ import {
 import { type FlatRecord, flattenNested, flattenRow, type Issue } from './flatten.ts';
 import { type ImportSummary, IssueLog, type SourceKind } from './import-report.ts';
 import { linkFieldsOf, parentIdsOf, recordKey } from './nesting.ts';
-import { BloomFilter, hashRecord, RecentWindow } from './seen-records.ts';
+import { BloomFilter, combinedHash, hashRecord, RecentHashes, RecentWindow } from './seen-records.ts';
 import { readJsonSource } from './sources/json.source.ts';
 import { type HarvestOptions, readRemoteSource } from './sources/remote.source.ts';
 import type { SourceItem } from './sources/source.ts';
@@ -67,6 +68,8 @@ export type ImportOptions = {
   bulk?: Pick<BulkWriterOptions, 'flushBytes' | 'concurrency'>;
   /** Records kept whole for merging repeats in memory (the rest are read back from the store). */
   windowSize?: number;
+  /** Keys whose hashes are kept per generation (two generations), to tell repeats beyond the window. */
+  recentHashes?: number;
 };
 
 export type ImportResult = {
@@ -109,6 +112,14 @@ export async function sourceSize(location: string): Promise<number | undefined> 
 /** Items read, flattened and checked for repeats together (their "maybe"s settled at once). */
 const ITEM_BATCH = 200;
 
+/** A flat record with its store key and the hashes of its content and of its parent links. */
+type Hashed = { flat: FlatRecord; key: string; content: number; links: number };
+const hashed = (flat: FlatRecord): Hashed => ({
+  flat,
+  key: recordKey(flat.type, flat.id),
+  ...hashRecord(flat.record, linkFieldsOf(flat.type)),
+});
+
 type WindowEntry = { record: Record<string, unknown>; origin: string; content: number; links: number };
 
 function splitLinks(type: RecordType, record: Record<string, unknown>) {
@@ -147,6 +158,7 @@ export async function importSource(
     if (earlierRuns) await refreshRecords(engine);
     const bloom = new BloomFilter();
     const window = new RecentWindow<WindowEntry>(options.windowSize ?? 20_000);
+    const seenHashes = new RecentHashes(options.recentHashes);
     const linksFile = join(workDir, 'links.ndjson');
     const links = createWriteStream(linksFile);
     let linkCount = 0;
@@ -259,16 +271,20 @@ export async function importSource(
     const remember = (key: string, entry: WindowEntry) => {
       window.set(key, entry);
       batchSeen.set(key, entry);
+      seenHashes.set(key, combinedHash(entry.content, entry.links));
     };
-    const settleMaybes = async (keys: Iterable<string>) => {
+    // A record met again beyond the window, with the hashes of what this run wrote for its key.
+    const isRepeat = (key: string, content: number, links: number) =>
+      seenHashes.get(key) === combinedHash(content, links);
+    const settleMaybes = async (records: Iterable<{ key: string; content: number; links: number }>) => {
       batchSeen = new Map();
       stored = new Map();
       const maybe: string[] = [];
-      for (const key of keys) {
+      for (const { key, content, links } of records) {
         // Held by the window now, but the batch may push it out: kept for the batch.
         const recent = window.get(key);
         if (recent) batchSeen.set(key, recent);
-        else if (bloom.mightContain(key)) maybe.push(key);
+        else if (!isRepeat(key, content, links) && bloom.mightContain(key)) maybe.push(key);
       }
       if (maybe.length === 0) return;
       await flushAll();
@@ -283,10 +299,13 @@ export async function importSource(
       }
     };
 
-    const accept = async (flat: FlatRecord, origin: string) => {
-      const key = recordKey(flat.type, flat.id);
-      const hashes = hashRecord(flat.record, linkFieldsOf(flat.type));
+    const accept = async ({ flat, key, ...hashes }: Hashed, origin: string) => {
       const earlier = earlierInThisRun(key);
+      if (!earlier && isRepeat(key, hashes.content, hashes.links)) {
+        // The same record again, written by an item beyond the window: kept recent, not read back.
+        remember(key, { record: flat.record, origin: 'an earlier item', ...hashes });
+        return;
+      }
       if (!earlier) {
         bloom.add(key);
         remember(key, { record: flat.record, origin, ...hashes });
@@ -332,13 +351,13 @@ export async function importSource(
     const importBatch = async (items: SourceItem[]) => {
       const flattened = items.map((item) => {
         if (item.kind === 'issue') return undefined;
-        return item.kind === 'nested'
-          ? flattenNested(item.type, item.value, item.origin)
-          : flattenRow(item.type, item.row, item.origin);
+        const { records, ...rest } =
+          item.kind === 'nested'
+            ? flattenNested(item.type, item.value, item.origin)
+            : flattenRow(item.type, item.row, item.origin);
+        return { ...rest, records: records.map(hashed) };
       });
-      await settleMaybes(
-        flattened.flatMap((f) => f?.records.map((flat) => recordKey(flat.type, flat.id)) ?? []),
-      );
+      await settleMaybes(flattened.flatMap((f) => f?.records ?? []));
       for (const [i, item] of items.entries()) {
         options.signal?.throwIfAborted();
         const itemFlattened = flattened[i];

@@ -1,9 +1,10 @@
 /**
  * What an import has already written, in memory that does not grow with the dataset: a Bloom
  * filter of the keys (a "no" is certain, a "maybe" is settled by reading the store), a window of
- * the most recent records kept whole, and hashes that tell a repeat (the same record again, as the
- * official examples repeat a phone under its service, its contact and its location) from a
- * duplicate (the same id with other content) without serialising anything.
+ * the most recent records kept whole, the hashes of many more recent keys, and hashes that tell a
+ * repeat (the same record again, as the official examples repeat a phone under its service, its
+ * contact and its location) from a duplicate (the same id with other content) without serialising
+ * anything.
  */
 
 /** Two independent 32-bit FNV-1a style hashes of a string (together 64 bits). */
@@ -139,4 +140,94 @@ export function hashRecord(
     }
   }
   return { content: content >>> 0, links };
+}
+
+/** One value for a record's two hashes: equal when both are (and, but for 1 in 2^32, only then). */
+export const combinedHash = (content: number, links: number): number =>
+  (Math.imul(content ^ (content >>> 16), 0x85ebca6b) ^ links) >>> 0;
+
+/** An open-addressing table from a key's 64-bit hash to a 32-bit value, in typed arrays. */
+class HashTable {
+  readonly high: Uint32Array;
+  readonly low: Uint32Array;
+  readonly values: Uint32Array;
+  private readonly mask: number;
+  size = 0;
+
+  constructor(slots: number) {
+    this.high = new Uint32Array(slots);
+    this.low = new Uint32Array(slots);
+    this.values = new Uint32Array(slots);
+    this.mask = slots - 1;
+  }
+
+  /** The slot holding the key, or the empty one where it would go. A low half of 0 marks empty. */
+  slotOf(high: number, low: number): number {
+    let slot = high & this.mask;
+    while (this.low[slot] !== 0 && (this.low[slot] !== low || this.high[slot] !== high)) {
+      slot = (slot + 1) & this.mask;
+    }
+    return slot;
+  }
+
+  clear(): void {
+    this.low.fill(0);
+    this.size = 0;
+  }
+}
+
+/**
+ * The hashes, not the records, of many more recent keys than the window keeps, in fixed memory:
+ * two generations of a table keyed by a 64-bit hash of the key, each taking up to `perGeneration`
+ * keys (about 12 bytes a slot, 25 MB in all by default); when the current one is full it becomes
+ * the previous one, and the oldest keys are forgotten. A record met again beyond the window with
+ * the same hashes is a repeat, known without reading the store. In a source whose organizations'
+ * services are spread through the file (sorted by name, say), that is most repeats.
+ */
+export class RecentHashes {
+  private current: HashTable;
+  private previous: HashTable;
+  private readonly limit: number;
+
+  constructor(perGeneration = 700_000) {
+    // Slots a power of two, at most 70% full.
+    const slots = 2 ** Math.ceil(Math.log2(Math.max(16, perGeneration / 0.7)));
+    this.current = new HashTable(slots);
+    this.previous = new HashTable(slots);
+    this.limit = perGeneration;
+  }
+
+  get bytes(): number {
+    return 2 * 3 * this.current.low.byteLength;
+  }
+
+  private static hashOf(key: string): [number, number] {
+    const [h1, h2] = hash64(key);
+    return [h1, (h2 | 1) >>> 0];
+  }
+
+  get(key: string): number | undefined {
+    const [high, low] = RecentHashes.hashOf(key);
+    const slot = this.current.slotOf(high, low);
+    if (this.current.low[slot] !== 0) return this.current.values[slot];
+    const older = this.previous.slotOf(high, low);
+    return this.previous.low[older] !== 0 ? this.previous.values[older] : undefined;
+  }
+
+  set(key: string, value: number): void {
+    const [high, low] = RecentHashes.hashOf(key);
+    let table = this.current;
+    if (table.size >= this.limit) {
+      this.previous.clear();
+      [this.current, this.previous] = [this.previous, this.current];
+      table = this.current;
+    }
+    const slot = table.slotOf(high, low);
+    if (table.low[slot] === 0) {
+      table.high[slot] = high;
+      table.low[slot] = low;
+      table.size += 1;
+    }
+    table.values[slot] = value;
+  }
 }

@@ -3,15 +3,16 @@
  * imported into the store and rebuilt by reindex in many small batches, is served with everything
  * it was imported with. Reindex may add what the source left implicit (parent ids on children, an
  * organization's other locations) and drops empty lists; it must not lose anything. The same
- * holds when the services come in shuffled order and the import keeps only 50 records in memory, so
- * that most repeats (an organization, its locations, the terms) are settled through the store.
+ * holds when the services come in shuffled order and the import keeps only 50 records whole, so
+ * that most repeats (an organization, its locations, the terms) lie beyond them: told by the hashes
+ * of recent keys, or, with those turned off, settled by reading the store.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.ts';
-import { importSource } from '../../src/ingest/import.ts';
+import { type ImportOptions, importSource } from '../../src/ingest/import.ts';
 import { reindex } from '../../src/ingest/reindex.ts';
 import { generateDataset } from '../../src/ingest/synthetic/generate.ts';
 import { SeededRandom } from '../../src/ingest/synthetic/seeded-random.ts';
@@ -21,9 +22,10 @@ import { createTestEngine, dropTestIndices } from '../support/engine.ts';
 const dataset = generateDataset({ services: 150, seed: 'round-trip' });
 const inOrder = createTestEngine('round-trip');
 const shuffled = createTestEngine('round-trip-shuffled');
+const throughStore = createTestEngine('round-trip-store');
 const dirs: string[] = [];
 
-async function load(engine: Engine, shuffle: boolean) {
+async function load(engine: Engine, shuffle: boolean, options: ImportOptions = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'hsds-round-trip-'));
   dirs.push(dir);
   await writeDataset(dir, dataset);
@@ -37,19 +39,21 @@ async function load(engine: Engine, shuffle: boolean) {
     }
     await writeFile(file, `${lines.join('\n')}\n`);
   }
-  await importSource(engine, dir, shuffle ? { windowSize: 50 } : {});
+  await importSource(engine, dir, options);
   // Small batches: most services are rebuilt after the terms they use were first read.
   await reindex(engine, { batchSize: 10 });
 }
 
 beforeAll(async () => {
   await load(inOrder, false);
-  await load(shuffled, true);
+  await load(shuffled, true, { windowSize: 50 });
+  await load(throughStore, true, { windowSize: 50, recentHashes: 1 });
 }, 180_000);
 
 afterAll(async () => {
   await dropTestIndices(inOrder);
   await dropTestIndices(shuffled);
+  await dropTestIndices(throughStore);
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
 
@@ -103,7 +107,8 @@ async function served(engine: Engine, index: string): Promise<Map<string, Json>>
 
 describe.each([
   ['in source order', inOrder],
-  ['shuffled, 50 records kept in memory', shuffled],
+  ['shuffled, 50 records kept whole', shuffled],
+  ['shuffled, 50 records kept whole and no hashes beyond them', throughStore],
 ])('a generated dataset imported (%s) and reindexed in small batches', (_, engine) => {
   it('serves every service with everything it was imported with', async () => {
     const services = await served(engine, 'services');

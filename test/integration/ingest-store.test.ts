@@ -143,3 +143,48 @@ describe('a records store written by another version', () => {
     );
   });
 });
+
+describe('one import meeting a record again far from where it first met it', () => {
+  const engines = {
+    hashes: createTestEngine('ingest-store-far'),
+    store: createTestEngine('ingest-store-far2'),
+  };
+  afterAll(async () => {
+    for (const e of Object.values(engines)) await dropTestIndices(e);
+  });
+
+  // Between the two services that share the location, enough others that neither the window of
+  // records kept whole nor, in the second case, the hashes kept beyond it still hold the first,
+  // and that the two fall in different batches of items (a batch keeps what it met).
+  const others = Array.from({ length: 250 }, (_, i) => ({
+    id: `2e000000-0000-4000-8000-000000000${String(i).padStart(3, '0')}`,
+    name: `Other ${i}`,
+    status: 'active',
+  }));
+
+  it.each([
+    ['the hashes of recent keys', engines.hashes, {}],
+    ['the store', engines.store, { recentHashes: 1 }],
+  ])('keeps the last version and reports the change, told by %s', async (_, far, options) => {
+    const file = join(dir, 'far.json');
+    await writeFile(file, JSON.stringify([service(1, 'Old Hall'), ...others, service(2, 'New Hall')]));
+    const result = await importSource(far, file, { windowSize: 5, ...options });
+    expect((await readAllRecords(far)).get(`location:${LOCATION}`)?.record.name).toBe('New Hall');
+    // The organization both services nest is the same record again: a repeat, not a duplicate.
+    const duplicates = result.firstIssues.filter((issue) => issue.kind === 'duplicate');
+    expect(duplicates.map((issue) => `${issue.record_type} ${issue.record_id}`)).toEqual([
+      `location ${LOCATION}`,
+    ]);
+    await reindex(far);
+    const { body } = await far.client.search({
+      index: far.name('services'),
+      body: { query: { ids: { values: [service(1, '').id, service(2, '').id] } } },
+    } as never);
+    const halls = (
+      body.hits.hits as unknown as {
+        _source: { record: { service_at_locations: { location: { name: string } }[] } };
+      }[]
+    ).map((hit) => hit._source.record.service_at_locations[0]!.location.name);
+    expect(halls).toEqual(['New Hall', 'New Hall']);
+  });
+});

@@ -2,7 +2,14 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BloomFilter, hash64, hashRecord, RecentWindow } from '../../../src/ingest/seen-records.ts';
+import {
+  BloomFilter,
+  combinedHash,
+  hash64,
+  hashRecord,
+  RecentHashes,
+  RecentWindow,
+} from '../../../src/ingest/seen-records.ts';
 import {
   guessType,
   readJsonSource,
@@ -141,5 +148,24 @@ describe('the repeat check', () => {
     expect(held.length).toBeGreaterThanOrEqual(99);
     expect(held.length).toBeLessThanOrEqual(125);
     expect(window.get('k0')).toBeUndefined();
+  });
+
+  it('keeps the hashes of the last one to two generations of keys, the newest value winning', () => {
+    const recent = new RecentHashes(1000);
+    for (let i = 0; i < 5_000; i++) recent.set(`location:${i}`, i);
+    recent.set('location:4000', 7);
+    // Generations of 1,000 keys: the current one and the one before are kept, older ones forgotten.
+    for (let i = 4_000; i < 5_000; i++) expect(recent.get(`location:${i}`)).toBe(i === 4000 ? 7 : i);
+    expect(recent.get('location:2999')).toBeUndefined();
+    expect(recent.get('location:0')).toBeUndefined();
+    expect(recent.get('phone:4500')).toBeUndefined();
+    expect(recent.bytes).toBe(2 * 3 * 4 * 2048);
+  });
+
+  it('combines two hashes into one that changes with either', () => {
+    expect(combinedHash(1, 2)).toBe(combinedHash(1, 2));
+    expect(combinedHash(1, 2)).not.toBe(combinedHash(1, 3));
+    expect(combinedHash(1, 2)).not.toBe(combinedHash(3, 2));
+    expect(combinedHash(1, 2)).not.toBe(combinedHash(2, 1));
   });
 });
