@@ -7,9 +7,12 @@
  * that most repeats (an organization, its locations, the terms) lie beyond them: told by the hashes
  * of recent keys, or, with those turned off, settled by reading the store.
  */
+import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.ts';
 import { type ImportOptions, importSource } from '../../src/ingest/import.ts';
@@ -17,7 +20,7 @@ import { reindex } from '../../src/ingest/reindex.ts';
 import { generateDataset } from '../../src/ingest/synthetic/generate.ts';
 import { SeededRandom } from '../../src/ingest/synthetic/seeded-random.ts';
 import { DATASET_FILES, writeDataset } from '../../src/ingest/synthetic/write-dataset.ts';
-import { createTestEngine, dropTestIndices } from '../support/engine.ts';
+import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
 
 const dataset = generateDataset({ services: 150, seed: 'round-trip' });
 const inOrder = createTestEngine('round-trip');
@@ -150,6 +153,31 @@ describe.each([
     await expectServed('organizations', dataset.organizations());
     await expectServed('taxonomies', dataset.taxonomies);
     await expectServed('taxonomy_terms', dataset.taxonomyTerms);
+    expect(lost.slice(0, 10)).toEqual([]);
+  });
+});
+
+describe('the same dataset harvested from this API by another instance', () => {
+  const harvester = createTestEngine('round-trip-harvest');
+  afterAll(() => dropTestIndices(harvester));
+
+  it('serves every service as the first instance serves it', async () => {
+    const server = serve({ fetch: createTestApp(inOrder).fetch, port: 0, hostname: '127.0.0.1' });
+    try {
+      await once(server, 'listening');
+      const { port } = server.address() as AddressInfo;
+      const result = await importSource(harvester, `http://127.0.0.1:${port}`);
+      expect(result.summary.rejected).toBe(0);
+      await reindex(harvester, { batchSize: 10 });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    const original = await served(inOrder, 'services');
+    const harvested = await served(harvester, 'services');
+    expect(harvested.size).toBe(original.size);
+    const lost = [...original].flatMap(([id, service]) =>
+      missing(normalise(service), normalise(harvested.get(id) ?? null)).map((p) => `${id}${p}`),
+    );
     expect(lost.slice(0, 10)).toEqual([]);
   });
 });
