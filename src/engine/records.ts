@@ -221,12 +221,16 @@ export async function findDocuments(
   return found;
 }
 
-/** Which of the values some document's `field` (`keys` or `ids`) holds. Needs a refresh first. */
+/**
+ * Which of the values some document's `field` (`keys` or `ids`) holds, among the documents that
+ * match none of `excluded`. Needs a refresh first.
+ */
 async function heldValues(
   engine: Engine,
   field: 'keys' | 'ids',
   values: readonly string[],
   label: string,
+  excluded: readonly Record<string, unknown>[] = [],
 ): Promise<Set<string>> {
   const found = new Set<string>();
   for (let i = 0; i < values.length; i += TERMS_CHUNK) {
@@ -236,7 +240,7 @@ async function heldValues(
         index: recordsIndex(engine),
         body: {
           size: 0,
-          query: { terms: { [field]: chunk } },
+          query: { bool: { filter: [{ terms: { [field]: chunk } }], must_not: excluded } },
           aggs: { held: { terms: { field, include: chunk, size: chunk.length } } },
         } as never,
       }),
@@ -386,28 +390,16 @@ export async function countTypesInSnapshot(
  * Which of the keys a document of an earlier run holds, other than the documents `except` (which
  * are about to be written again). An import asks before writing, after a refresh.
  */
-export async function heldElsewhere(
+export const heldElsewhere = (
   engine: Engine,
   keys: readonly string[],
   except: readonly string[],
   run: number,
-): Promise<Set<string>> {
-  const found = new Set<string>();
-  for (let i = 0; i < keys.length; i += TERMS_CHUNK) {
-    const chunk = keys.slice(i, i + TERMS_CHUNK);
-    const wanted = new Set(chunk);
-    const query = {
-      bool: {
-        filter: [{ terms: { keys: chunk } }],
-        must_not: [{ term: { run } }, { ids: { values: except } }],
-      },
-    };
-    for await (const page of scanField(engine, 'check records held elsewhere', query, 'keys')) {
-      for (const key of page.flat()) if (wanted.has(key)) found.add(key);
-    }
-  }
-  return found;
-}
+) =>
+  heldValues(engine, 'keys', keys, 'check records held elsewhere', [
+    { term: { run } },
+    { ids: { values: except } },
+  ]);
 
 /** The record keys held by each document holding records of a type, page by page (no sources read). */
 export const scanKeysHolding = (engine: Engine, type: string, snapshot: Snapshot) =>
