@@ -57,6 +57,9 @@ const paths = (o: Resolved) => ({
   log: join(o.home, `node-${o.port}.log`),
 });
 
+/** Where a node keeps its data (`base`), pid and log. */
+export const enginePaths = (options?: LocalEngineOptions) => paths(resolveOptions(options));
+
 export const engineUrl = (options?: LocalEngineOptions) => `http://127.0.0.1:${resolveOptions(options).port}`;
 
 /** Resolves the engine's jars with Maven (a no-op once engine/.runtime/lib is complete). */
