@@ -74,6 +74,9 @@ export async function finishBuild(engine: Engine, build: ReadIndexBuild): Promis
     }),
   );
   await engineCall('refresh new indices', () => engine.client.indices.refresh({ index }));
+  // The build was written with an asynchronous translog: until a flush (a Lucene commit, fsynced)
+  // a crash of the engine could lose what it acknowledged. Nothing is served before this returns.
+  await flushIndices(engine, index);
   // With replicas on a real cluster, wait until they are allocated; one node stays yellow.
   await engineCall('wait for new indices', () =>
     engine.client.cluster.health({
@@ -81,6 +84,17 @@ export async function finishBuild(engine: Engine, build: ReadIndexBuild): Promis
       wait_for_status: engine.settings.replicas > 0 ? 'green' : 'yellow',
       timeout: '120s',
     }),
+  );
+}
+
+/**
+ * Commits the indices to disk (a Lucene commit, fsynced, and the translog trimmed): what was
+ * written survives a crash of the engine. `wait_if_ongoing` makes it wait for a flush already
+ * running rather than return before the data is safe.
+ */
+export async function flushIndices(engine: Engine, index: string): Promise<void> {
+  await engineCall(`flush ${index}`, () =>
+    engine.client.indices.flush({ index, wait_if_ongoing: true, force: false }),
   );
 }
 

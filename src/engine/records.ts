@@ -17,6 +17,7 @@ import {
 } from '../index-mapping/record-store.document.ts';
 import { type Engine, engineCall } from './engine.ts';
 import { EngineNotFoundError, EngineRequestError } from './errors.ts';
+import { flushIndices } from './indices.ts';
 
 export const recordsIndex = (engine: Engine) => engine.name(RECORDS_INDEX);
 
@@ -42,7 +43,8 @@ export async function ensureRecordsIndex(engine: Engine): Promise<void> {
             number_of_shards: engine.settings.shards,
             number_of_replicas: engine.settings.replicas,
             refresh_interval: '-1',
-            // An import that dies is run again (it is idempotent); fsync per request is not needed.
+            // An import that dies is run again (it is idempotent); fsync per request is not needed:
+            // a finished import flushes the store (flushRecords) before it reports success.
             'translog.durability': 'async',
             ...(analysisSettings as unknown as Record<string, unknown>),
           },
@@ -75,6 +77,14 @@ async function checkStoreVersion(engine: Engine, index: string): Promise<void> {
       `the records store ${index} was written by another version of hsds (store version ${version ?? 1}, this one reads ${STORE_VERSION}): delete it (DELETE /${index}) and import your sources again`,
     );
   }
+}
+
+/**
+ * Makes an import durable: the store is written with an asynchronous translog, so until this
+ * commit a crash of the engine could lose records the import already counted as stored.
+ */
+export async function flushRecords(engine: Engine): Promise<void> {
+  await flushIndices(engine, recordsIndex(engine));
 }
 
 export async function refreshRecords(engine: Engine): Promise<void> {

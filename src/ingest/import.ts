@@ -26,6 +26,7 @@ import {
   ensureRecordsIndex,
   existingIds,
   existingKeys,
+  flushRecords,
   getRecords,
   heldElsewhere,
   recordsIndex,
@@ -419,6 +420,7 @@ export async function importSource(
     await checkLinks(engine, linksFile, log, (checked) =>
       options.onProgress?.({ ...progress, links: checked }),
     );
+    await flushRecords(engine);
     log.summary.finished_at = new Date().toISOString();
     await log.writeReportFile(reportFile);
     options.onProgress?.({ ...progress, phase: 'done' });
