@@ -22,7 +22,12 @@ export type ReindexJob = {
 };
 
 export type ReindexJobs = {
-  /** Starts a reindex, unless one is running: then answers that one. */
-  start(): { job: ReindexJob } | { conflict: ReindexJob };
+  /**
+   * Starts a reindex, unless one is running: then answers that job when it is this server's, or
+   * `busy` saying who runs it when it is another process's (CLI or another server).
+   */
+  start(options?: {
+    allowIncomplete?: boolean;
+  }): Promise<{ job: ReindexJob } | { conflict: ReindexJob } | { busy: string }>;
   get(id: string): ReindexJob | undefined;
 };

@@ -2,13 +2,14 @@
  * `npm start` on empty indices: a newcomer should see data. Generates the synthetic demo dataset
  * (fixed seed, so every demo is the same) and loads it through the real import and reindex.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { countDocuments, countPostcodes } from '../engine/index.ts';
 import { countRecords } from '../engine/records.ts';
 import { importAndReindex, reindexWithProgress } from '../ingest/pipeline.ts';
 import { importPostcodeRows } from '../ingest/postcode-import.ts';
+import { IncompleteImportError } from '../ingest/reindex.ts';
 import { generateDataset } from '../ingest/synthetic/generate.ts';
 import { loadUkPlaces } from '../ingest/synthetic/uk-places.ts';
 import { writeDataset } from '../ingest/synthetic/write-dataset.ts';
@@ -16,6 +17,8 @@ import type { Runtime } from './runtime.ts';
 
 export const DEMO_SERVICES = 500;
 export const DEMO_SEED = 20_240_601;
+// A fixed folder: the demo is one source, so a load that was stopped is finished by the next one.
+const demoDir = join(tmpdir(), `hsds-demo-${DEMO_SEED}-${DEMO_SERVICES}`);
 
 /** Loads the demo dataset when the services index is empty or missing. */
 export async function loadDemoIfEmpty(runtime: Runtime): Promise<void> {
@@ -29,10 +32,19 @@ export async function loadDemoIfEmpty(runtime: Runtime): Promise<void> {
   // Records imported earlier but never published: publish them rather than add demo data to them.
   if ((await countRecords(engine, ['service'])) > 0) {
     console.error('The read indices are empty but the records store is not: rebuilding them from it...');
-    await reindexWithProgress(engine, { progress: true });
-    return;
+    try {
+      await reindexWithProgress(engine, { progress: true });
+      return;
+    } catch (error) {
+      // A demo load that was stopped part-way is simply loaded again; anyone else's import is theirs.
+      const demoOnly =
+        error instanceof IncompleteImportError && error.unfinished.every((run) => run.source === demoDir);
+      if (!demoOnly) throw error;
+      console.error('The last demo load did not finish: loading it again...');
+    }
   }
-  const dir = await mkdtemp(join(tmpdir(), 'hsds-demo-'));
+  const dir = demoDir;
+  await mkdir(dir, { recursive: true });
   try {
     console.error(
       `Empty indices: loading the demo dataset (${DEMO_SERVICES} synthetic services around Aberdeen, seed ${DEMO_SEED})...`,

@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { type BulkFailure, type BulkWriterOptions, createBulkWriter } from '../engine/bulk.ts';
+import { type ImportRunHandle, startImportRun } from '../engine/control.ts';
 import type { Engine } from '../engine/engine.ts';
 import {
   countRecords,
@@ -144,8 +145,11 @@ export async function importSource(
   const log = new IssueLog(source, kind);
   const workDir = await mkdtemp(join(tmpdir(), 'hsds-links-'));
   const reportFile = options.reportFile ?? join(tmpdir(), `hsds-import-${Date.now()}.json`);
+  // Recorded in the control index so that a reindex never publishes what a killed import left.
+  let importRun: ImportRunHandle | undefined;
   try {
     await ensureRecordsIndex(engine);
+    importRun = await startImportRun(engine, source);
     const index = recordsIndex(engine);
     const refused: BulkFailure[] = [];
     const writer = createBulkWriter(engine, {
@@ -421,10 +425,14 @@ export async function importSource(
       options.onProgress?.({ ...progress, links: checked }),
     );
     await flushRecords(engine);
+    await importRun.finish('complete');
     log.summary.finished_at = new Date().toISOString();
     await log.writeReportFile(reportFile);
     options.onProgress?.({ ...progress, phase: 'done' });
     return { summary: log.summary, firstIssues: log.first, reportFile };
+  } catch (error) {
+    await importRun?.finish('failed', error instanceof Error ? error.message : String(error)).catch(() => {});
+    throw error;
   } finally {
     await log.dispose();
     await rm(workDir, { recursive: true, force: true });

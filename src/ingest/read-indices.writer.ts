@@ -12,6 +12,7 @@ import {
   type BulkWriterOptions,
   createBulkWriter,
 } from '../engine/bulk.ts';
+import { recordBuild } from '../engine/control.ts';
 import type { Engine } from '../engine/engine.ts';
 import {
   beginBuild,
@@ -92,6 +93,11 @@ export type WriteReadIndicesOptions = {
   servicesGroupedByOrganization?: boolean;
   /** Document counts the new indices must have before they are served (reindex: the records' counts). */
   expected?: Partial<Record<ReadIndex, number>>;
+  /**
+   * Called after the build is complete and verified, just before the aliases move; throwing stops
+   * the swap and discards the build (reindex: renew the lease, so a lost lease never publishes).
+   */
+  beforeSwap?: () => Promise<void>;
 };
 
 export type ReadIndicesReport = {
@@ -332,6 +338,9 @@ export async function writeReadIndices(
       );
     }
     options.signal?.throwIfAborted();
+    await options.beforeSwap?.();
+    // What this version holds, for /health to compare with what is served later.
+    await recordBuild(engine, { version: build.version, counts, published_at: new Date().toISOString() });
     const previous = await swapAliases(engine, build.indices);
     step('swapped');
     const removed = await removeOldVersions(engine);

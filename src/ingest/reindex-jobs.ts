@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ReindexJob, ReindexJobs } from '../api/jobs.ts';
+import { acquireLease, type Lease, LeaseHeldError } from '../engine/control.ts';
 import type { Engine } from '../engine/engine.ts';
 import { type ReindexOptions, type ReindexReport, reindex } from './reindex.ts';
 
@@ -25,8 +26,21 @@ export function createReindexJobs(engine: Engine, options: ReindexJobsOptions = 
   const copy = (job: ReindexJob): ReindexJob => structuredClone(job);
 
   return {
-    start() {
+    async start(startOptions = {}) {
       if (running) return { conflict: copy(running) };
+      // The lease is taken before answering, so a reindex another process runs is a 409 now
+      // rather than a job that fails later.
+      let lease: Lease;
+      try {
+        lease = await acquireLease(engine, 'reindex', { purpose: 'admin reindex job' });
+      } catch (error) {
+        if (error instanceof LeaseHeldError) return { busy: error.message };
+        throw error;
+      }
+      if (running) {
+        await lease.release();
+        return { conflict: copy(running) };
+      }
       const started = now();
       const job: ReindexJob = {
         id: `reindex-${started.getTime()}-${randomBytes(2).toString('hex')}`,
@@ -38,6 +52,8 @@ export function createReindexJobs(engine: Engine, options: ReindexJobsOptions = 
       while (jobs.size > keep) jobs.delete(jobs.keys().next().value!);
       running = job;
       run(engine, {
+        lease,
+        ...(startOptions.allowIncomplete ? { allowIncomplete: true } : {}),
         onProgress: (p) => {
           job.progress = {
             phase: p.phase,
@@ -47,17 +63,26 @@ export function createReindexJobs(engine: Engine, options: ReindexJobsOptions = 
           };
         },
       })
-        .then((report) => {
-          job.state = 'succeeded';
-          const { bulk, ...rest } = report;
-          job.report = { ...rest, bulk_requests: bulk.requests, bulk_retries: bulk.retries };
-        })
-        .catch((error: unknown) => {
-          job.state = 'failed';
-          job.error = error instanceof Error ? error.message : String(error);
-          engine.logger.error({ err: error, job: job.id }, 'reindex job failed');
-        })
-        .finally(() => {
+        .then(
+          (report) => {
+            const { bulk, ...rest } = report;
+            return () => {
+              job.state = 'succeeded';
+              job.report = { ...rest, bulk_requests: bulk.requests, bulk_retries: bulk.retries };
+            };
+          },
+          (error: unknown) => {
+            engine.logger.error({ err: error, job: job.id }, 'reindex job failed');
+            return () => {
+              job.state = 'failed';
+              job.error = error instanceof Error ? error.message : String(error);
+            };
+          },
+        )
+        .then(async (settle) => {
+          // The lease goes first, so that whoever sees this job finished can start the next one.
+          await lease.release();
+          settle();
           job.finished_at = now().toISOString();
           running = undefined;
         });

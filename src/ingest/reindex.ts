@@ -9,6 +9,14 @@
  * records is in memory at a time, whatever the size of the store. Organizations and taxonomies go
  * the same way. A failure anywhere leaves the aliases untouched.
  */
+import {
+  abandonImportRuns,
+  acquireLease,
+  type Lease,
+  listImportRuns,
+  type UnfinishedImport,
+  unfinishedImports,
+} from '../engine/control.ts';
 import type { Engine } from '../engine/engine.ts';
 import { EngineNotFoundError } from '../engine/errors.ts';
 import {
@@ -49,6 +57,15 @@ export type ReindexProgress = BuildProgress & { totalServices: number };
 export type ReindexOptions = {
   onProgress?: (progress: ReindexProgress) => void;
   signal?: AbortSignal;
+  /**
+   * The reindex lease, when the caller took it already (the admin jobs do, to answer 409 at once);
+   * otherwise reindex takes it and releases it at the end.
+   */
+  lease?: Lease;
+  /** Who runs it, as other processes are told while it holds the lease. */
+  purpose?: string;
+  /** Publish even though an import did not finish (the store may hold part of a source). */
+  allowIncomplete?: boolean;
   /** Services reassembled per batch. */
   batchSize?: number;
   bulk?: WriteReadIndicesOptions['bulk'];
@@ -235,7 +252,65 @@ export class NothingToIndexError extends Error {
   override readonly name = 'NothingToIndexError';
 }
 
+/** An import did not finish: publishing the store now would publish part of a source. */
+export class IncompleteImportError extends Error {
+  override readonly name = 'IncompleteImportError';
+  readonly unfinished: UnfinishedImport[];
+  constructor(message: string, unfinished: UnfinishedImport[]) {
+    super(message);
+    this.unfinished = unfinished;
+  }
+}
+
+/**
+ * Refuses to publish while an import runs or after one was killed or failed, unless allowed;
+ * returns the unfinished imports that were allowed.
+ */
+async function checkImports(engine: Engine, allowIncomplete: boolean): Promise<UnfinishedImport[]> {
+  const unfinished = unfinishedImports(await listImportRuns(engine));
+  if (unfinished.length === 0) return [];
+  const described = unfinished.map((run) =>
+    run.why === 'running'
+      ? `an import of ${run.source} is running (process ${run.pid} on ${run.host}, since ${run.started_at})`
+      : `the import of ${run.source} started at ${run.started_at} ${run.why === 'killed' ? 'was killed before it finished' : `failed (${run.error ?? 'unknown error'})`}`,
+  );
+  if (allowIncomplete) {
+    engine.logger.warn(
+      { unfinished: described },
+      'publishing a records store that unfinished imports wrote to',
+    );
+    return unfinished;
+  }
+  throw new IncompleteImportError(
+    `${described.join('; ')}: the records store may hold part of that source. Import it again (imports are idempotent), or reindex with --allow-incomplete to publish what the store holds.`,
+    unfinished,
+  );
+}
+
+/**
+ * Rebuilds every read index from the records store under the reindex lease: one reindex at a time
+ * across every process sharing the engine, and a reindex that loses its lease never publishes.
+ */
 export async function reindex(engine: Engine, options: ReindexOptions = {}): Promise<ReindexReport> {
+  const lease =
+    options.lease ?? (await acquireLease(engine, 'reindex', { purpose: options.purpose ?? 'hsds reindex' }));
+  try {
+    const allowed = await checkImports(engine, options.allowIncomplete === true);
+    const signal = options.signal ? AbortSignal.any([options.signal, lease.lost]) : lease.lost;
+    const report = await rebuild(engine, { ...options, signal }, () => lease.renew());
+    // Published on purpose without them: they no longer stand in the way of the next reindex.
+    await abandonImportRuns(engine, allowed);
+    return report;
+  } finally {
+    if (!options.lease) await lease.release();
+  }
+}
+
+async function rebuild(
+  engine: Engine,
+  options: ReindexOptions,
+  beforeSwap: () => Promise<void>,
+): Promise<ReindexReport> {
   try {
     await refreshRecords(engine);
   } catch (error) {
@@ -347,6 +422,7 @@ export async function reindex(engine: Engine, options: ReindexOptions = {}): Pro
           : {}),
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.bulk ? { bulk: options.bulk } : {}),
+        beforeSwap,
         // One document per record read for these (read when the build checks its counts, after
         // every record was yielded); service_at_locations of missing services are not served.
         expected: {

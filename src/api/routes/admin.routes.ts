@@ -54,10 +54,19 @@ const startRoute = createRoute({
   tags: ['operations'],
   summary: 'Rebuild the read indices from the records store; the aliases swap atomically at the end.',
   description:
-    'Starts a reindex in the background and returns its job. One reindex runs at a time: while one runs, ' +
-    'the answer is 409 naming it (and `Location` points at it). Readers see the old data until the swap; a ' +
-    'failed reindex changes nothing.',
+    'Starts a reindex in the background and returns its job. One reindex runs at a time across every process ' +
+    'sharing the engine (a lease in the engine): while one runs, the answer is 409 naming it (and `Location` ' +
+    "points at it when it is this server's job). Readers see the old data until the swap; a failed reindex " +
+    'changes nothing.',
   security,
+  request: {
+    query: z.object({
+      allow_incomplete: z.enum(['true', 'false']).optional().openapi({
+        description:
+          'Publish even though an import did not finish (was killed, failed or still runs): the records store may hold part of that source. Without it such a reindex fails and says which import.',
+      }),
+    }),
+  },
   responses: {
     202: {
       description: 'Started; follow it at `Location`.',
@@ -65,7 +74,9 @@ const startRoute = createRoute({
       content: { 'application/json': { schema: jobSchema } },
     },
     401: problem('No or wrong bearer token.'),
-    409: problem('A reindex is already running; `Location` is its job.'),
+    409: problem(
+      "A reindex is already running: this server's (`Location` is its job) or another process's (the detail names it).",
+    ),
     ...errorResponses,
   },
 });
@@ -124,8 +135,15 @@ export function registerAdminRoutes(app: App) {
     return deps.jobs;
   };
 
-  app.openapi(startRoute, (c) => {
-    const started = jobsOf(c.get('deps')).start();
+  app.openapi(startRoute, async (c) => {
+    const { allow_incomplete } = c.req.valid('query');
+    const started = await jobsOf(c.get('deps')).start({ allowIncomplete: allow_incomplete === 'true' });
+    if ('busy' in started) {
+      return problemResponse(
+        new ApiProblem(409, started.busy, { type: 'reindex-running' }),
+        c.req.path,
+      ) as never;
+    }
     if ('conflict' in started) {
       const running: ReindexJob = started.conflict;
       return problemResponse(
