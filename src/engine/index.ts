@@ -1,6 +1,13 @@
 export { createEngine, type Engine, type EngineSettings, engineCall } from './engine.ts';
 export { EngineNotFoundError, EngineRequestError, EngineUnavailableError } from './errors.ts';
-export { countDocuments, type EngineHealth, getEngineHealth } from './health.ts';
+export {
+  checkServedData,
+  countDocuments,
+  type EngineHealth,
+  getEngineHealth,
+  type ServedData,
+  unservedIndices,
+} from './health.ts';
 export {
   activatePostcodeIndex,
   countPostcodes,

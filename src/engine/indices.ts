@@ -21,7 +21,8 @@ export function newVersion(now = Date.now()): string {
   return `v${now.toString().padStart(14, '0')}-${Math.random().toString(36).slice(2, 6)}`;
 }
 
-const versionPattern = /-(v\d{14}-[a-z0-9]+)$/;
+/** The version at the end of a versioned read index's name. */
+export const versionPattern = /-(v\d{14}-[a-z0-9]+)$/;
 
 /** The alias every reader uses, e.g. `hsds-services`. */
 export const aliasOf = (engine: Engine, kind: ReadIndex) => engine.name(kind);

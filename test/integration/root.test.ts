@@ -2,6 +2,7 @@ import { createServer, type Server, Socket } from 'node:net';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createEngine } from '../../src/engine/index.ts';
 import { createTestApp, createTestEngine, dropTestIndices, testLogger } from '../support/engine.ts';
+import { officialExamples, seedReadIndices } from '../support/seed.ts';
 
 const engine = createTestEngine('root');
 afterAll(() => dropTestIndices(engine));
@@ -79,30 +80,64 @@ async function startSwitchableProxy(target: URL) {
   };
 }
 
-describe('GET /health', () => {
-  it('answers 200 with the cluster status while the engine is up', async () => {
-    const res = await createTestApp(engine).request('/health');
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as { engine: { status: string } };
-    expect(['green', 'yellow']).toContain(body.engine.status);
+describe('GET /health and GET /ready', () => {
+  it('/ready answers 200 once the read indices are served; /health checks what they serve', async () => {
+    const data = createTestEngine('health-data');
+    try {
+      const app = createTestApp(data);
+      // Nothing published: neither ready nor healthy, and the reason says what to do.
+      const before = await app.request('/health');
+      expect(before.status).toBe(503);
+      expect(before.headers.get('content-type')).toContain('application/problem+json');
+      expect(((await before.json()) as { detail: string }).detail).toContain('nothing is published yet');
+      expect((await app.request('/ready')).status).toBe(503);
+
+      await seedReadIndices(data, { services: officialExamples().services });
+      const healthy = await app.request('/health');
+      expect(healthy.status).toBe(200);
+      const body = (await healthy.json()) as {
+        engine: { status: string };
+        data: Record<string, { served: number; published: number }>;
+      };
+      expect(['green', 'yellow']).toContain(body.engine.status);
+      expect(body.data.services).toMatchObject({ served: 1, published: 1 });
+      expect((await app.request('/ready')).status).toBe(200);
+
+      // Documents gone behind the API's back (a crash, a careless delete): not healthy, still ready.
+      await data.client.deleteByQuery({
+        index: data.name('services'),
+        body: { query: { match_all: {} } },
+        refresh: true,
+      });
+      const emptied = await app.request('/health');
+      expect(emptied.status).toBe(503);
+      expect(((await emptied.json()) as { detail: string }).detail).toMatch(
+        /services serves 0 documents .* published with 1/,
+      );
+      expect((await app.request('/ready')).status).toBe(200);
+    } finally {
+      await dropTestIndices(data);
+    }
   });
 
   it('answers 503 problem+json while the engine is down, and recovers by itself when it returns', async () => {
     const proxy = await startSwitchableProxy(new URL(inject('engineUrl')));
     const flaky = createEngine(
-      { url: proxy.url, prefix: 'unused', requestTimeoutMs: 2000, shards: 1, replicas: 0 },
+      { url: proxy.url, prefix: engine.settings.prefix, requestTimeoutMs: 2000, shards: 1, replicas: 0 },
       testLogger,
     );
     const app = createTestApp(flaky);
     try {
+      await seedReadIndices(engine, { services: officialExamples().services });
       const down = await app.request('/health');
       expect(down.status).toBe(503);
       expect(down.headers.get('content-type')).toContain('application/problem+json');
       expect(await down.json()).toMatchObject({ status: 503 });
+      expect((await app.request('/ready')).status).toBe(503);
 
       await proxy.up();
-      const up = await app.request('/health');
-      expect(up.status).toBe(200);
+      expect((await app.request('/health')).status).toBe(200);
+      expect((await app.request('/ready')).status).toBe(200);
 
       await proxy.down();
       expect((await app.request('/health')).status).toBe(503);

@@ -1,7 +1,13 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { getEngineHealth } from '../../engine/index.ts';
+import { checkServedData, getEngineHealth, unservedIndices } from '../../engine/index.ts';
 import type { App } from '../app.ts';
-import { errorResponses, PROBLEM_CONTENT_TYPE, problemSchema } from '../problem.ts';
+import {
+  ApiProblem,
+  errorResponses,
+  PROBLEM_CONTENT_TYPE,
+  problemResponse,
+  problemSchema,
+} from '../problem.ts';
 import { apiInfo } from '../profile.ts';
 
 const apiInfoSchema = z
@@ -47,52 +53,95 @@ const rootRoute = createRoute({
   },
 });
 
+const servedIndexSchema = z.object({
+  index: z.string().optional().openapi({ description: 'The versioned index the alias points at.' }),
+  served: z.number().int().optional().openapi({ description: 'Documents served now.' }),
+  published: z
+    .number()
+    .int()
+    .optional()
+    .openapi({ description: 'Documents the version was verified to hold when it was published.' }),
+});
+
+const engineSchema = z.object({
+  status: z.enum(['green', 'yellow', 'red']),
+  cluster: z.string(),
+  nodes: z.number().int(),
+});
+
 const healthSchema = z
   .object({
     status: z.enum(['ok']),
-    engine: z.object({
-      status: z.enum(['green', 'yellow', 'red']),
-      cluster: z.string(),
-      nodes: z.number().int(),
+    engine: engineSchema,
+    data: z.record(z.string(), servedIndexSchema).openapi({
+      description: 'Each read index: what it serves against what was published.',
     }),
   })
   .openapi('Health');
+
+const readySchema = z.object({ status: z.enum(['ready']) }).openapi('Ready');
+
+const unavailable = (description: string) => ({
+  description,
+  content: { [PROBLEM_CONTENT_TYPE]: { schema: problemSchema } },
+});
 
 const healthRoute = createRoute({
   method: 'get',
   path: '/health',
   operationId: 'getHealth',
   tags: ['operations'],
-  summary: 'Whether the API can reach its search engine.',
+  summary: 'Whether the API can reach its engine and serves the data that was published.',
+  description:
+    'For monitoring: 200 when the engine is reachable and every read index serves exactly the documents ' +
+    'its version was verified to hold when it was published; 503 otherwise (engine unreachable or red, ' +
+    'nothing published yet, an index missing, or documents lost), with the reasons in `detail`. ' +
+    'Orchestrators deciding whether to send traffic should use `/ready`.',
   responses: {
     200: {
-      description: 'The engine is reachable.',
+      description: 'The engine is reachable and the served data is as published.',
       content: { 'application/json': { schema: healthSchema } },
     },
-    503: {
-      description: 'The engine is unreachable or its cluster is red.',
-      content: { [PROBLEM_CONTENT_TYPE]: { schema: problemSchema } },
-    },
+    503: unavailable('The engine is unreachable or red, or the served data is missing or incomplete.'),
   },
 });
+
+const readyRoute = createRoute({
+  method: 'get',
+  path: '/ready',
+  operationId: 'getReady',
+  tags: ['operations'],
+  summary: 'Whether this instance can answer requests (for load balancers and orchestrators).',
+  description:
+    'Cheaper and more lenient than `/health`: 200 when the engine is reachable and every read index has ' +
+    'an alias, even if its data is stale or incomplete (serving what there is beats serving nothing).',
+  responses: {
+    200: { description: 'Ready.', content: { 'application/json': { schema: readySchema } } },
+    503: unavailable('The engine is unreachable or red, or no data is published yet.'),
+  },
+});
+
+const unhealthy = (detail: string) =>
+  problemResponse(new ApiProblem(503, detail, { type: 'unhealthy' }), undefined, { 'retry-after': '5' });
 
 export function registerRootRoutes(app: App) {
   app.openapi(rootRoute, (c) => c.json(apiInfo(c.get('deps').config, c.req.url), 200));
 
   app.openapi(healthRoute, async (c) => {
-    const health = await getEngineHealth(c.get('deps').engine);
-    if (health.status === 'red') {
-      return c.json(
-        {
-          type: 'https://hsds-directory.dev/problems/engine-unavailable',
-          title: 'Service unavailable',
-          status: 503,
-          detail: 'the search cluster is red',
-        },
-        503,
-        { 'content-type': PROBLEM_CONTENT_TYPE },
-      );
-    }
-    return c.json({ status: 'ok' as const, engine: health }, 200);
+    const { engine } = c.get('deps');
+    const health = await getEngineHealth(engine);
+    if (health.status === 'red') return unhealthy('the search cluster is red') as never;
+    const data = await checkServedData(engine);
+    if (data.problems.length > 0) return unhealthy(data.problems.join('; ')) as never;
+    return c.json({ status: 'ok' as const, engine: health, data: data.indices }, 200);
+  });
+
+  app.openapi(readyRoute, async (c) => {
+    const { engine } = c.get('deps');
+    const health = await getEngineHealth(engine);
+    if (health.status === 'red') return unhealthy('the search cluster is red') as never;
+    const missing = await unservedIndices(engine);
+    if (missing.length > 0) return unhealthy(`no index is served for ${missing.join(', ')}`) as never;
+    return c.json({ status: 'ready' as const }, 200);
   });
 }
