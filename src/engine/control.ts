@@ -94,6 +94,20 @@ async function getControl<T>(engine: Engine, id: string): Promise<Stored<T> | un
   }
 }
 
+/**
+ * Whether a process recorded by this machine is gone (killed, crashed): its lease or import run
+ * need not wait for the heartbeat to go stale. Processes on other machines cannot be asked.
+ */
+function isDeadLocalProcess(host: string, pid: number): boolean {
+  if (host !== hostname() || pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
 const isConflict = (error: unknown) => error instanceof EngineRequestError && error.statusCode === 409;
 
 /** Who holds a lease, for the message another process gets. */
@@ -173,7 +187,10 @@ export async function acquireLease(engine: Engine, name: string, options: LeaseO
   } catch (error) {
     if (!isConflict(error)) throw error;
     const current = await getControl<LeaseHolder>(engine, id);
-    if (current && (current.expiresAt ?? 0) > now()) throw new LeaseHeldError(name, current.data);
+    const expired = !current || (current.expiresAt ?? 0) <= now();
+    if (current && !expired && !isDeadLocalProcess(current.data.host, current.data.pid)) {
+      throw new LeaseHeldError(name, current.data);
+    }
     // Expired (or released between the two requests): take it over, unless another process does first.
     try {
       const { body: taken } = await engineCall(`take over lease ${name}`, () =>
@@ -373,7 +390,7 @@ export function unfinishedImports(
   const unfinished: UnfinishedImport[] = [];
   for (const run of runs) {
     if (run.state === 'complete' || run.state === 'abandoned') continue;
-    const stale = now - Date.parse(run.heartbeat_at) > staleMs;
+    const stale = now - Date.parse(run.heartbeat_at) > staleMs || isDeadLocalProcess(run.host, run.pid);
     unfinished.push({ ...run, why: run.state === 'failed' ? 'failed' : stale ? 'killed' : 'running' });
   }
   return unfinished;
