@@ -7,6 +7,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import {
+  appendFileSync,
   closeSync,
   existsSync,
   mkdirSync,
@@ -14,8 +15,10 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
+import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import engineVersion from './version.json' with { type: 'json' };
@@ -135,12 +138,21 @@ export async function engineStatus(options?: LocalEngineOptions): Promise<Engine
   };
 }
 
-function tail(file: string, lines = 20): string {
+/** The last lines this start wrote (the log keeps earlier starts above `from`). */
+function tail(file: string, from: number, lines = 20): string {
   if (!existsSync(file)) return '(no engine log)';
-  const all = readFileSync(file, 'utf8').split('\n');
+  const all = readFileSync(file).subarray(from).toString('utf8').split('\n');
   // LocalEngine.java prints a summary of the failure and its causes before the stack trace.
   const summary = all.filter((line) => /The engine failed to start:|caused by:/.test(line));
   return [...summary, ...(summary.length > 0 ? ['...'] : []), ...all.slice(-lines)].join('\n');
+}
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
 }
 
 // Settings the runner cannot take as flags: it reads this file when it exists.
@@ -174,10 +186,25 @@ export async function startEngine(
   if (current.health) {
     throw new Error(`something else already answers on ${url}; set ENGINE_PORT to another port`);
   }
+  // Both ports are checked before the JVM starts, so a clash is named as what it is.
+  const transportPort = o.port + 100;
+  for (const [port, what] of [
+    [o.port, 'HTTP port (ENGINE_PORT)'],
+    [transportPort, 'transport port (ENGINE_PORT + 100)'],
+  ] as const) {
+    if (!(await portIsFree(port))) {
+      throw new Error(
+        `the engine's ${what} ${port} is already in use by another program; set ENGINE_PORT to another port (the engine needs ${o.port} and ${transportPort})`,
+      );
+    }
+  }
   const lib = installEngine(o);
   mkdirSync(o.home, { recursive: true });
   writeNodeConfig(o);
-  const log = openSync(p.log, 'w');
+  // The log is appended to, never wiped: after a crash, the lines before the restart matter most.
+  const from = existsSync(p.log) ? statSync(p.log).size : 0;
+  appendFileSync(p.log, `\n===== ${new Date().toISOString()} starting the engine on port ${o.port} =====\n`);
+  const log = openSync(p.log, 'a');
   const child = spawn(
     'java',
     [
@@ -216,7 +243,7 @@ export async function startEngine(
   if (exited === null) process.kill(child.pid, 'SIGKILL');
   rmSync(p.pid, { force: true });
   throw new Error(
-    `the engine did not start (${exited === null ? 'timed out' : `java exited with ${exited}`}); last lines of ${p.log}:\n${tail(p.log)}`,
+    `the engine did not start (${exited === null ? 'timed out' : `java exited with ${exited}`}); last lines of ${p.log}:\n${tail(p.log, from)}`,
   );
 }
 

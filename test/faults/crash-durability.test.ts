@@ -2,14 +2,17 @@
  * What the engine acknowledged as published survives a crash: SIGKILL the engine right after an
  * import and right after a reindex, start it again, and every record is still there.
  */
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { enginePaths } from '../../engine/local-engine.ts';
 import {
   baseEnv,
   crashEngine,
   dropIndices,
+  enginePort,
   generateDataset,
   restartEngine,
   runCli,
@@ -51,6 +54,9 @@ describe('an engine crash', () => {
       await crashEngine();
       const ids = await servedAfterRestart(prefix);
       expect(new Set(ids).size).toBe(SERVICES);
+      // The engine's log keeps what it said before the crash: a restart appends to it.
+      const log = readFileSync(enginePaths({ port: enginePort() }).log, 'utf8');
+      expect(log.match(/starting the engine on port/g)?.length).toBeGreaterThanOrEqual(2);
     } finally {
       await dropIndices(prefix);
     }
