@@ -3,36 +3,24 @@
  * import and right after a reindex, start it again, and every record is still there.
  */
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { enginePaths } from '../../engine/local-engine.ts';
 import {
   baseEnv,
   crashEngine,
   dropIndices,
   enginePort,
-  generateDataset,
   restartEngine,
   runCli,
   servedServiceIds,
   startApi,
   uniquePrefix,
+  useDataset,
   waitForRecovery,
 } from './support.ts';
 
 const SERVICES = 2000;
-let dir: string;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'hsds-faults-'));
-  await generateDataset(dir, SERVICES);
-});
-
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dataset = useDataset(SERVICES);
 
 async function servedAfterRestart(prefix: string): Promise<string[]> {
   await restartEngine();
@@ -49,7 +37,7 @@ describe('an engine crash', () => {
   it('right after a reindex loses no published service', async () => {
     const prefix = uniquePrefix('crash-reindex');
     try {
-      const imported = await runCli(['import', dir, '--quiet'], baseEnv(prefix));
+      const imported = await runCli(['import', dataset(), '--quiet'], baseEnv(prefix));
       expect(imported.code, imported.stderr).toBe(0);
       await crashEngine();
       const ids = await servedAfterRestart(prefix);
@@ -65,7 +53,7 @@ describe('an engine crash', () => {
   it('right after an import loses no stored record: a reindex after the restart publishes them all', async () => {
     const prefix = uniquePrefix('crash-import');
     try {
-      const imported = await runCli(['import', dir, '--quiet', '--no-reindex'], baseEnv(prefix));
+      const imported = await runCli(['import', dataset(), '--quiet', '--no-reindex'], baseEnv(prefix));
       expect(imported.code, imported.stderr).toBe(0);
       await crashEngine();
       await restartEngine();

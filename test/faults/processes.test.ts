@@ -2,36 +2,24 @@
  * Processes that share one engine: two reindexes at once (CLI and admin HTTP), an import killed
  * part-way, and what /health says about the data the API serves.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type ApiProcess,
   baseEnv,
   dropIndices,
   engineUrl,
-  generateDataset,
   runCli,
   servedServiceIds,
   sleep,
   startApi,
   startCli,
   uniquePrefix,
+  useDataset,
 } from './support.ts';
 
 const SERVICES = 2000;
 const TOKEN = 'fault-suite-admin-token';
-let dir: string;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'hsds-faults-'));
-  await generateDataset(dir, SERVICES);
-});
-
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dataset = useDataset(SERVICES);
 
 async function countStoredServices(prefix: string): Promise<number> {
   const res = await fetch(`${engineUrl()}/${prefix}-records/_count`, {
@@ -59,7 +47,7 @@ describe('two reindexes in two processes', () => {
     const env = baseEnv(prefix, { ADMIN_TOKEN: TOKEN });
     const api = await startApi(env);
     try {
-      const imported = await runCli(['import', dir, '--quiet', '--no-reindex'], env);
+      const imported = await runCli(['import', dataset(), '--quiet', '--no-reindex'], env);
       expect(imported.code, imported.stderr).toBe(0);
 
       // The CLI first; the admin job asked for while the CLI builds.
@@ -103,7 +91,7 @@ describe('an import killed part-way', () => {
     const prefix = uniquePrefix('killed-import');
     const env = baseEnv(prefix);
     try {
-      const importing = startCli(['import', dir, '--quiet', '--no-reindex'], env);
+      const importing = startCli(['import', dataset(), '--quiet', '--no-reindex'], env);
       // Kill it once part of the source is stored.
       for (let i = 0; i < 600 && (await countStoredServices(prefix)) < 200; i++) await sleep(100);
       importing.child.kill('SIGKILL');
@@ -114,13 +102,13 @@ describe('an import killed part-way', () => {
 
       const refused = await runCli(['reindex', '--quiet'], env);
       expect(refused.code).toBe(1);
-      expect(refused.stderr).toContain(`the import of ${dir}`);
+      expect(refused.stderr).toContain(`the import of ${dataset()}`);
       expect(refused.stderr).toMatch(/was killed before it finished/);
       expect(refused.stderr).toMatch(/--allow-incomplete/);
       const aliases = await fetch(`${engineUrl()}/_alias/${prefix}-services`);
       expect(aliases.status).toBe(404);
 
-      const again = await runCli(['import', dir, '--quiet'], env);
+      const again = await runCli(['import', dataset(), '--quiet'], env);
       expect(again.code, again.stderr).toBe(0);
       const api = await startApi(env);
       try {
@@ -144,7 +132,7 @@ describe('/health', () => {
       expect(empty.status).toBe(503);
       expect(((await empty.json()) as { detail: string }).detail).toMatch(/nothing is published yet/);
 
-      const imported = await runCli(['import', dir, '--quiet'], env);
+      const imported = await runCli(['import', dataset(), '--quiet'], env);
       expect(imported.code, imported.stderr).toBe(0);
       expect((await fetch(`${api.url}/health`)).status).toBe(200);
 

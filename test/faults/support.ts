@@ -6,10 +6,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { engineStatus, startEngine } from '../../engine/local-engine.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -194,6 +196,25 @@ export async function generateDataset(dir: string, services: number, seed = 7): 
     process.env,
   );
   if (result.code !== 0) throw new Error(`generate failed: ${result.stderr}`);
+}
+
+/**
+ * A synthetic dataset for the test file: written to a temporary folder before its tests, removed
+ * after. Returns the folder's path, readable once the file's tests run.
+ */
+export function useDataset(services: number): () => string {
+  let dir: string | undefined;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'hsds-faults-'));
+    await generateDataset(dir, services);
+  });
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+  return () => {
+    if (!dir) throw new Error('the dataset is written in beforeAll');
+    return dir;
+  };
 }
 
 /** Every service id the API serves, read through a `minimal=true` dump. */
