@@ -37,14 +37,14 @@ describe('migrating an ORUK 1.0 service', () => {
   });
 
   it('imports the nested organization under the same UUID for every service of it', () => {
-    const [first, second] = feed.map((item) => migrate(item).service);
-    const organization = first?.organization as Obj;
+    const [first, second] = feed.map((item) => migrate(item).service) as [Obj, Obj];
+    const organization = first.organization as Obj;
     expect(organization).toMatchObject({
       id: migrateId('organization', 'ORG77'),
       website: 'https://www.example-council.gov.uk/early-years',
       pc_organisationType: 'Local authority',
     });
-    expect((second?.organization as Obj).id).toBe(organization.id);
+    expect((second.organization as Obj).id).toBe(organization.id);
     const records = flattenNested('service', first, 'test').records;
     expect(records.find((r) => r.type === 'service')?.record.organization_id).toBe(organization.id);
     expect(records.some((r) => r.type === 'organization' && r.id === organization.id)).toBe(true);
