@@ -11,6 +11,7 @@ const examples = new URL('../fixtures/hsds/examples/', import.meta.url);
 const example = (name: string) => JSON.parse(readFileSync(new URL(name, examples), 'utf8'));
 
 const SERVICE = 'ac148810-d857-441c-9679-408f346de14b';
+const LONE_ORGANIZATION = '5c1d1b7e-0f3a-4d5e-8a9b-0c1d2e3f4a5b';
 
 /** One page holding the example's single item: the example Page claims 10 pages it does not have. */
 const onePage = (name: string) => ({ ...example(name), total_pages: 1, last_page: true });
@@ -44,6 +45,12 @@ function startExampleApi(): Promise<{ server: Server; url: string; hits: Hit[] }
     if (url.pathname === `/services/${SERVICE}`) return send(200, example('service_full.json'));
     if (url.pathname === '/taxonomies') return send(200, onePage('taxonomy_list.json'));
     if (url.pathname === '/taxonomy_terms') return send(200, onePage('taxonomy_term_list.json'));
+    if (url.pathname === '/organizations') {
+      // The example's organization, and one that runs no service: only /organizations has it.
+      const page = onePage('organization_list.json');
+      page.contents.push({ ...page.contents[0], id: LONE_ORGANIZATION, name: 'Lone Organization' });
+      return send(200, page);
+    }
     return send(404, { title: 'Not found' });
   });
   return new Promise((resolve) =>
@@ -85,6 +92,14 @@ describe('harvesting a remote HSDS API', () => {
     expect(Object.keys(byType).length).toBeGreaterThanOrEqual(20);
     const [service] = (await getRecords(engine, [`service:${SERVICE}`])).values();
     expect(service?.source).toBe(`${api.url}/`);
+  });
+
+  it('imports organizations that run no service, from /organizations', async () => {
+    const byType = await countRecordsByType(engine);
+    expect(byType.organization).toBe(2);
+    const [lone] = (await getRecords(engine, [`organization:${LONE_ORGANIZATION}`])).values();
+    expect(lone?.record).toMatchObject({ id: LONE_ORGANIZATION, name: 'Lone Organization' });
+    expect(api.hits.map((h) => h.path)).toContain('/organizations?full=true&page=1&per_page=100');
   });
 
   it('streams services from format=ndjson when the API offers it, without a request per service', async () => {

@@ -1,6 +1,7 @@
 /**
- * A remote HSDS API as a source: harvests its taxonomies and terms (where offered) and every
- * service, fully nested. Services come from `GET /services?format=ndjson&full=true` when the API
+ * A remote HSDS API as a source: harvests its taxonomies and terms (where offered), its
+ * organizations (where offered: an organization that runs no service is found nowhere else), and
+ * every service, fully nested. Services come from `GET /services?format=ndjson&full=true` when the API
  * streams NDJSON, else page by page; list items that are not fully nested are fetched one by one
  * from `GET /services/{id}` (the one endpoint every HSDS API must have). Every request has a
  * timeout and is retried with exponential backoff on network errors, 429 and 5xx (honouring
@@ -219,6 +220,27 @@ export async function* readRemoteSource(
     } catch (error) {
       yield fetchIssue(`${base}${path}`, (error as Error).message);
     }
+  }
+
+  // Organizations with their own details (`full=true` where the API honours it); their brief
+  // `services` are left out: every service comes whole from /services below.
+  try {
+    for await (const page of pages(fetcher, base, '/organizations', perPage, { full: 'true' })) {
+      if ('missing' in page) {
+        yield fetchIssue(page.url, '/organizations is not offered by this API; skipped', 'info');
+        break;
+      }
+      let i = 0;
+      for (const item of page.items) {
+        const value =
+          typeof item === 'object' && item !== null && !Array.isArray(item)
+            ? Object.fromEntries(Object.entries(item).filter(([key]) => key !== 'services'))
+            : item;
+        yield { kind: 'nested', type: 'organization', value, origin: `${page.url}#${i++}` };
+      }
+    }
+  } catch (error) {
+    yield fetchIssue(`${base}/organizations`, (error as Error).message);
   }
 
   // NDJSON first: one streamed response instead of a request per page.
