@@ -39,7 +39,8 @@ export type IssueKind =
   | 'unknown-table'
   // Old versions and odd packaging (src/ingest/migrate, sources/text-encoding.ts).
   | 'migrated'
-  | 'encoding';
+  | 'encoding'
+  | 'placeholder';
 
 export type Severity = 'error' | 'warning' | 'info';
 
