@@ -209,7 +209,7 @@ describe('an ORUK 1.0 feed', () => {
       name: 'Example Council Early Years Team',
       pc_organisationType: 'Local authority',
     });
-    expect((council?.services as Obj[]).map((s) => s.id).sort()).toEqual(
+    expect(((council?.services ?? []) as Obj[]).map((s) => s.id).sort()).toEqual(
       [migrateId('service', 'SVC1042'), migrateId('service', 'SVC1043')].sort(),
     );
     const play = services.get(migrateId('service', 'SVC1042'));
