@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countRecordsByType, getRecords } from '../../src/engine/records.ts';
 import { importSource } from '../../src/ingest/import.ts';
+import { migrateId } from '../../src/ingest/migrate/legacy-ids.ts';
 import { createTestEngine, dropTestIndices } from '../support/engine.ts';
 
 const engine = createTestEngine('ingest-remote');
@@ -130,6 +131,58 @@ describe('harvesting a remote HSDS API', () => {
     } finally {
       streaming.close();
       await dropTestIndices(streamed);
+    }
+  });
+
+  it('harvests an ORUK 1.0 API (Spring pages, non-UUID ids), migrating what it serves', async () => {
+    const feed = JSON.parse(
+      readFileSync(new URL('../fixtures/real-world/oruk-1.0.json', import.meta.url), 'utf8'),
+    ) as unknown[];
+    const springPage = (content: unknown[]) => ({
+      totalElements: content.length,
+      totalPages: 1,
+      number: 1,
+      size: content.length,
+      first: true,
+      last: true,
+      content,
+    });
+    const oruk = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      const send = (status: number, body: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(body));
+      };
+      if (url.pathname === '/services' && !url.searchParams.has('format')) return send(200, springPage(feed));
+      if (url.pathname === '/taxonomies')
+        return send(
+          200,
+          springPage([
+            { id: 'pcage:under5', name: 'Under 5s', vocabulary: 'Placecube age groups', parent: null },
+          ]),
+        );
+      return send(404, {});
+    });
+    await new Promise<void>((resolve) => oruk.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(oruk.address() as AddressInfo).port}`;
+    const harvested = createTestEngine('ingest-remote-oruk');
+    try {
+      const result = await importSource(harvested, url);
+      expect(result.summary).toMatchObject({ kind: 'remote', items: 4, rejected: 0 });
+      expect(result.summary.by_severity.error).toBe(0);
+      expect(await countRecordsByType(harvested)).toMatchObject({
+        service: 3,
+        organization: 2,
+        taxonomy_term: 2,
+      });
+      const [play] = (await getRecords(harvested, [`service:${migrateId('service', 'SVC1042')}`])).values();
+      expect(play?.record).toMatchObject({
+        name: 'Little Acorns Stay and Play',
+        organization_id: migrateId('organization', 'ORG77'),
+      });
+    } finally {
+      oruk.close();
+      await dropTestIndices(harvested);
     }
   });
 

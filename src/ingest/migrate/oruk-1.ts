@@ -22,7 +22,7 @@
  */
 import { type RecordType, recordSchemas } from '../../hsds/index.ts';
 import { toByDay } from './hsds-legacy-tabular.ts';
-import { MigrationNotes, migrateId, originalIdMetadata, publishedId, uuidV5 } from './legacy-ids.ts';
+import { isUuid, MigrationNotes, migrateId, originalIdMetadata, publishedId, uuidV5 } from './legacy-ids.ts';
 
 type Obj = Record<string, unknown>;
 export type Oruk1Context = { date: string; notes: MigrationNotes };
@@ -201,7 +201,7 @@ function migrateLocation(value: Obj, fallback: string, context: Oruk1Context): O
   return location;
 }
 
-function migrateTerm(value: Obj, fallback: string, context: Oruk1Context): Obj {
+function migrateTerm(value: Obj, fallback: string | undefined, context: Oruk1Context): Obj {
   const term = migrateRecord(
     value,
     { type: 'taxonomy_term', handled: ['parent'], renames: { vocabulary: 'taxonomy' } },
@@ -350,3 +350,26 @@ export function migrateOruk1Service(item: Obj, context: Oruk1Context): Obj {
   );
   return service;
 }
+
+/** Whether an organization or taxonomy list item of an API is ORUK 1.0: its id is not a UUID. */
+export const hasLegacyId = (value: unknown): boolean => {
+  if (!isObject(value)) return false;
+  const id = publishedId(value.id);
+  return id !== undefined && !isUuid(id);
+};
+
+/** An ORUK 1.0 `/organizations` item as a 3.1 organization (its brief services left out). */
+export const migrateOruk1Organization = (item: Obj, context: Oruk1Context): Obj =>
+  migrateRecord(
+    item,
+    { type: 'organization', handled: ['services'], renames: { url: 'website' } },
+    undefined,
+    context,
+  );
+
+/**
+ * An ORUK 1.0 `/taxonomies` item, which is a term of a vocabulary (`{id, name, vocabulary,
+ * parent}`), as a 3.1 taxonomy term.
+ */
+export const migrateOruk1Taxonomy = (item: Obj, context: Oruk1Context): Obj =>
+  migrateTerm(item, undefined, context);
