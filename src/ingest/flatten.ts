@@ -36,7 +36,11 @@ export type IssueKind =
   | 'extent-repaired'
   | 'coordinates-out-of-range'
   | 'unreadable'
-  | 'unknown-table';
+  | 'unknown-table'
+  // Old versions and odd packaging (src/ingest/migrate, sources/text-encoding.ts).
+  | 'migrated'
+  | 'encoding'
+  | 'placeholder';
 
 export type Severity = 'error' | 'warning' | 'info';
 

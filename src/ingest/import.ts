@@ -44,6 +44,7 @@ import {
 import { type FlatRecord, flattenNested, flattenRow, type Issue } from './flatten.ts';
 import { type ImportSummary, IssueLog, type SourceKind } from './import-report.ts';
 import { linkFieldsOf, parentIdsOf, recordKey } from './nesting.ts';
+import { PLACEHOLDER_ORGANIZATION_NAME, placeholderOrganization } from './placeholder-organizations.ts';
 import { BloomFilter, combinedHash, hashRecord, RecentHashes, RecentWindow } from './seen-records.ts';
 import { readJsonSource } from './sources/json.source.ts';
 import { type HarvestOptions, readRemoteSource } from './sources/remote.source.ts';
@@ -421,9 +422,18 @@ export async function importSource(
     progress.phase = 'checking-links';
     options.onProgress?.({ ...progress, links: 0, linksTotal: linkCount });
     await refreshRecords(engine);
-    await checkLinks(engine, linksFile, log, (checked) =>
-      options.onProgress?.({ ...progress, links: checked }),
+    const missingOrganizations = new Set<string>();
+    await checkLinks(
+      engine,
+      linksFile,
+      log,
+      (checked) => options.onProgress?.({ ...progress, links: checked }),
+      // Only services: a location's or contact's organization is a detail the API does not link.
+      (from, type, id) => {
+        if (from === 'service' && type === 'organization') missingOrganizations.add(id);
+      },
     );
+    await storePlaceholderOrganizations(engine, [...missingOrganizations], source, run, log, options);
     await flushRecords(engine);
     await importRun.finish('complete');
     log.summary.finished_at = new Date().toISOString();
@@ -449,12 +459,49 @@ type SpooledLink = [
   origin: string,
 ];
 
+/**
+ * Stores a placeholder for each organization that services link to and nobody provides
+ * (placeholder-organizations.ts), so no service points at an organization that is not served.
+ */
+async function storePlaceholderOrganizations(
+  engine: Engine,
+  ids: string[],
+  source: string,
+  run: number,
+  log: IssueLog,
+  options: ImportOptions,
+): Promise<void> {
+  if (ids.length === 0) return;
+  const writer = createBulkWriter(engine, {
+    ...options.bulk,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  for (const id of ids) {
+    const record = placeholderOrganization(id);
+    const doc = toRecordStoreDocument('organization', id, record, [], source);
+    // A new key (nothing holds it, or the link would resolve): any external version is the first.
+    await writer.index(recordsIndex(engine), doc.key, toSingleDocument(doc, run, false), String(run));
+    log.imported('organization');
+    await log.add({
+      severity: 'warning',
+      kind: 'placeholder',
+      source,
+      record_type: 'organization',
+      record_id: id,
+      path: '',
+      reason: `organization ${id} is the organization of services but in no source or the records store: stored as "${PLACEHOLDER_ORGANIZATION_NAME}" so the links resolve; import the organization to replace it`,
+    });
+  }
+  await writer.close();
+}
+
 /** Reports every spooled link whose target exists neither in the source nor in the store. */
 async function checkLinks(
   engine: Engine,
   file: string,
   log: IssueLog,
   onChecked: (checked: number) => void,
+  onMissing: (from: RecordType, type: RecordType | null, id: string) => void = () => {},
 ): Promise<void> {
   // Many links point at the same few records (every service at its organization).
   const known = new RecentWindow<boolean>(50_000);
@@ -476,6 +523,7 @@ async function checkLinks(
     for (const [type, id, field, targetType, targetId, path, origin] of batch) {
       const key = targetType ? recordKey(targetType, targetId) : `*:${targetId}`;
       if (known.get(key)) continue;
+      onMissing(type, targetType, targetId);
       await log.add({
         severity: 'warning',
         kind: 'dangling-reference',

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countRecordsByType, getRecords } from '../../src/engine/records.ts';
 import { importSource } from '../../src/ingest/import.ts';
+import { migrateId } from '../../src/ingest/migrate/legacy-ids.ts';
 import { createTestEngine, dropTestIndices } from '../support/engine.ts';
 
 const engine = createTestEngine('ingest-remote');
@@ -11,6 +12,7 @@ const examples = new URL('../fixtures/hsds/examples/', import.meta.url);
 const example = (name: string) => JSON.parse(readFileSync(new URL(name, examples), 'utf8'));
 
 const SERVICE = 'ac148810-d857-441c-9679-408f346de14b';
+const LONE_ORGANIZATION = '5c1d1b7e-0f3a-4d5e-8a9b-0c1d2e3f4a5b';
 
 /** One page holding the example's single item: the example Page claims 10 pages it does not have. */
 const onePage = (name: string) => ({ ...example(name), total_pages: 1, last_page: true });
@@ -44,6 +46,12 @@ function startExampleApi(): Promise<{ server: Server; url: string; hits: Hit[] }
     if (url.pathname === `/services/${SERVICE}`) return send(200, example('service_full.json'));
     if (url.pathname === '/taxonomies') return send(200, onePage('taxonomy_list.json'));
     if (url.pathname === '/taxonomy_terms') return send(200, onePage('taxonomy_term_list.json'));
+    if (url.pathname === '/organizations') {
+      // The example's organization, and one that runs no service: only /organizations has it.
+      const page = onePage('organization_list.json');
+      page.contents.push({ ...page.contents[0], id: LONE_ORGANIZATION, name: 'Lone Organization' });
+      return send(200, page);
+    }
     return send(404, { title: 'Not found' });
   });
   return new Promise((resolve) =>
@@ -87,6 +95,14 @@ describe('harvesting a remote HSDS API', () => {
     expect(service?.source).toBe(`${api.url}/`);
   });
 
+  it('imports organizations that run no service, from /organizations', async () => {
+    const byType = await countRecordsByType(engine);
+    expect(byType.organization).toBe(2);
+    const [lone] = (await getRecords(engine, [`organization:${LONE_ORGANIZATION}`])).values();
+    expect(lone?.record).toMatchObject({ id: LONE_ORGANIZATION, name: 'Lone Organization' });
+    expect(api.hits.map((h) => h.path)).toContain('/organizations?full=true&page=1&per_page=100');
+  });
+
   it('streams services from format=ndjson when the API offers it, without a request per service', async () => {
     const paths: string[] = [];
     const streaming = createServer((req, res) => {
@@ -115,6 +131,58 @@ describe('harvesting a remote HSDS API', () => {
     } finally {
       streaming.close();
       await dropTestIndices(streamed);
+    }
+  });
+
+  it('harvests an ORUK 1.0 API (Spring pages, non-UUID ids), migrating what it serves', async () => {
+    const feed = JSON.parse(
+      readFileSync(new URL('../fixtures/real-world/oruk-1.0.json', import.meta.url), 'utf8'),
+    ) as unknown[];
+    const springPage = (content: unknown[]) => ({
+      totalElements: content.length,
+      totalPages: 1,
+      number: 1,
+      size: content.length,
+      first: true,
+      last: true,
+      content,
+    });
+    const oruk = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      const send = (status: number, body: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(body));
+      };
+      if (url.pathname === '/services' && !url.searchParams.has('format')) return send(200, springPage(feed));
+      if (url.pathname === '/taxonomies')
+        return send(
+          200,
+          springPage([
+            { id: 'pcage:under5', name: 'Under 5s', vocabulary: 'Placecube age groups', parent: null },
+          ]),
+        );
+      return send(404, {});
+    });
+    await new Promise<void>((resolve) => oruk.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(oruk.address() as AddressInfo).port}`;
+    const harvested = createTestEngine('ingest-remote-oruk');
+    try {
+      const result = await importSource(harvested, url);
+      expect(result.summary).toMatchObject({ kind: 'remote', items: 4, rejected: 0 });
+      expect(result.summary.by_severity.error).toBe(0);
+      expect(await countRecordsByType(harvested)).toMatchObject({
+        service: 3,
+        organization: 2,
+        taxonomy_term: 2,
+      });
+      const [play] = (await getRecords(harvested, [`service:${migrateId('service', 'SVC1042')}`])).values();
+      expect(play?.record).toMatchObject({
+        name: 'Little Acorns Stay and Play',
+        organization_id: migrateId('organization', 'ORG77'),
+      });
+    } finally {
+      oruk.close();
+      await dropTestIndices(harvested);
     }
   });
 

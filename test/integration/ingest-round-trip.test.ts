@@ -180,4 +180,14 @@ describe('the same dataset harvested from this API by another instance', () => {
     );
     expect(lost.slice(0, 10)).toEqual([]);
   });
+
+  it('serves every organization as the first instance serves it, those without services too', async () => {
+    const original = await served(inOrder, 'organizations');
+    const harvested = await served(harvester, 'organizations');
+    expect([...harvested.keys()].sort()).toEqual([...original.keys()].sort());
+    const lost = [...original].flatMap(([id, organization]) =>
+      missing(normalise(organization), normalise(harvested.get(id) ?? null)).map((p) => `${id}${p}`),
+    );
+    expect(lost.slice(0, 10)).toEqual([]);
+  });
 });

@@ -11,6 +11,7 @@ import { open, readdir, stat } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { RecordType } from '../../hsds/index.ts';
+import { createOruk1Context, looksLikeOruk1, migrateOruk1Service } from '../migrate/oruk-1.ts';
 import type { SourceItem } from './source.ts';
 
 const JSON_EXTENSIONS = new Set(['.json', '.ndjson', '.jsonl']);
@@ -133,8 +134,34 @@ function nested(value: unknown, origin: string, hint: RecordType | undefined): S
   return { kind: 'nested', type: hint ?? guessType(value), value, origin };
 }
 
-/** The items of one JSON or NDJSON file. */
+/**
+ * The items of one JSON or NDJSON file. ORUK 1.0 services are migrated to HSDS 3.1 as they pass
+ * (migrate/oruk-1.ts); each mapping is reported once, with how many records it touched, at the
+ * end of the file. The original-id metadata is dated with the file's modification day, so the
+ * same file imports to the same records.
+ */
 export async function* readJsonFile(file: string, hint = typeOfFile(file)): AsyncGenerator<SourceItem> {
+  const context = createOruk1Context((await stat(file)).mtime.toISOString().slice(0, 10));
+  let migrated = 0;
+  for await (const item of readJsonItems(file, hint)) {
+    if (item.kind === 'nested' && item.type === 'service' && looksLikeOruk1(item.value)) {
+      migrated += 1;
+      yield { ...item, value: migrateOruk1Service(item.value as Record<string, unknown>, context) };
+    } else {
+      yield item;
+    }
+  }
+  if (migrated === 0) return;
+  const note = (reason: string): SourceItem => ({
+    kind: 'issue',
+    issue: { severity: 'info', kind: 'migrated', source: file, path: '', reason },
+  });
+  yield note(`an ORUK 1.0 feed: ${migrated} service(s) migrated to HSDS 3.1 on import`);
+  for (const [reason, count] of context.notes.entries())
+    yield note(`${reason} (${count} ${count === 1 ? 'record' : 'records'})`);
+}
+
+async function* readJsonItems(file: string, hint: RecordType | undefined): AsyncGenerator<SourceItem> {
   const first = await firstChar(file);
   const ndjson = ['.ndjson', '.jsonl'].includes(extname(file).toLowerCase());
   if (first === '[' && !ndjson) {
@@ -160,15 +187,21 @@ export async function* readJsonFile(file: string, hint = typeOfFile(file)): Asyn
       const text = await (await import('node:fs/promises')).readFile(file, 'utf8');
       let value: unknown;
       try {
-        value = JSON.parse(text);
+        value = JSON.parse(text.replace(/^\uFEFF/, '')); // a UTF-8 byte order mark is not JSON
       } catch {
         value = undefined;
       }
       if (value !== undefined) {
-        const page = value as { contents?: unknown };
-        if (Array.isArray(page.contents)) {
+        // An HSDS Page has `contents`; an ORUK 1.0 page (a Spring page) has `content`.
+        const page = value as { contents?: unknown; content?: unknown };
+        const key = Array.isArray(page.contents)
+          ? 'contents'
+          : Array.isArray(page.content)
+            ? 'content'
+            : undefined;
+        if (key) {
           let i = 0;
-          for (const item of page.contents) yield nested(item, `${file}#contents[${i++}]`, hint);
+          for (const item of page[key] as unknown[]) yield nested(item, `${file}#${key}[${i++}]`, hint);
         } else {
           yield nested(value, file, hint);
         }

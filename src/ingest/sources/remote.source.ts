@@ -1,6 +1,7 @@
 /**
- * A remote HSDS API as a source: harvests its taxonomies and terms (where offered) and every
- * service, fully nested. Services come from `GET /services?format=ndjson&full=true` when the API
+ * A remote HSDS API as a source: harvests its taxonomies and terms (where offered), its
+ * organizations (where offered: an organization that runs no service is found nowhere else), and
+ * every service, fully nested. Services come from `GET /services?format=ndjson&full=true` when the API
  * streams NDJSON, else page by page; list items that are not fully nested are fetched one by one
  * from `GET /services/{id}` (the one endpoint every HSDS API must have). Every request has a
  * timeout and is retried with exponential backoff on network errors, 429 and 5xx (honouring
@@ -9,6 +10,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RecordType } from '../../hsds/index.ts';
 import type { Issue } from '../flatten.ts';
+import {
+  createOruk1Context,
+  hasLegacyId,
+  looksLikeOruk1,
+  migrateOruk1Organization,
+  migrateOruk1Service,
+  migrateOruk1Taxonomy,
+} from '../migrate/oruk-1.ts';
 import type { SourceItem } from './source.ts';
 
 export type HarvestOptions = {
@@ -82,12 +91,26 @@ function createFetcher(options: HarvestOptions): Fetcher {
   };
 }
 
-const fetchIssue = (source: string, reason: string, severity: Issue['severity'] = 'error'): SourceItem => ({
+const fetchIssue = (
+  source: string,
+  reason: string,
+  severity: Issue['severity'] = 'error',
+  kind: Issue['kind'] = 'unreadable',
+): SourceItem => ({
   kind: 'issue',
-  issue: { severity, kind: 'unreadable', source, path: '', reason },
+  issue: { severity, kind, source, path: '', reason },
 });
 
-type Page = { contents?: unknown[]; total_pages?: number; last_page?: boolean; page_number?: number };
+// An HSDS Page, or the Spring page of an ORUK 1.0 API (`content`, `totalPages`, `last`).
+type Page = {
+  contents?: unknown[];
+  total_pages?: number;
+  last_page?: boolean;
+  page_number?: number;
+  content?: unknown[];
+  totalPages?: number;
+  last?: boolean;
+};
 
 /** Pages of a list endpoint; `undefined` when the API does not offer it (404). */
 async function* pages(
@@ -107,11 +130,18 @@ async function* pages(
     }
     if (!response.ok) throw new HarvestError(`${url}: HTTP ${response.status}`, response.status);
     const body = (await response.json()) as Page | unknown[];
-    const items = Array.isArray(body) ? body : Array.isArray(body.contents) ? body.contents : [];
+    const items = Array.isArray(body)
+      ? body
+      : Array.isArray(body.contents)
+        ? body.contents
+        : Array.isArray(body.content)
+          ? body.content
+          : [];
     yield { url, items };
     if (Array.isArray(body) || items.length === 0) return;
-    if (body.last_page === true) return;
-    if (typeof body.total_pages === 'number' && page >= body.total_pages) return;
+    if (body.last_page === true || body.last === true) return;
+    const totalPages = body.total_pages ?? body.totalPages;
+    if (typeof totalPages === 'number' && page >= totalPages) return;
   }
 }
 
@@ -192,11 +222,56 @@ async function* completeServices(
   }
 }
 
-/** Everything a remote HSDS API offers, as source items. */
+/**
+ * Everything a remote HSDS API offers, as source items. An ORUK 1.0 API's items are migrated to
+ * HSDS 3.1 as they arrive (migrate/oruk-1.ts): services told by their 1.0 collections,
+ * organizations and taxonomy items by their non-UUID ids. Each mapping is reported once, with
+ * its count, at the end. The original-id metadata is dated with the day of the harvest (an API
+ * has no file date).
+ */
 export async function* readRemoteSource(
   baseUrl: string,
   options: HarvestOptions = {},
 ): AsyncGenerator<SourceItem> {
+  const context = createOruk1Context(new Date().toISOString().slice(0, 10));
+  let migrated = 0;
+  for await (const item of readRemoteItems(baseUrl, options)) {
+    if (item.kind !== 'nested' || typeof item.value !== 'object' || item.value === null) {
+      yield item;
+      continue;
+    }
+    const value = item.value as Record<string, unknown>;
+    if (item.type === 'service' && looksLikeOruk1(value)) {
+      migrated += 1;
+      yield { ...item, value: migrateOruk1Service(value, context) };
+    } else if (item.type === 'organization' && hasLegacyId(value)) {
+      migrated += 1;
+      yield { ...item, value: migrateOruk1Organization(value, context) };
+    } else if (item.type === 'taxonomy' && 'vocabulary' in value && hasLegacyId(value)) {
+      migrated += 1;
+      yield { ...item, type: 'taxonomy_term', value: migrateOruk1Taxonomy(value, context) };
+    } else {
+      yield item;
+    }
+  }
+  if (migrated === 0) return;
+  const source = baseUrl.replace(/\/+$/, '');
+  yield fetchIssue(
+    source,
+    `an ORUK 1.0 API: ${migrated} item(s) migrated to HSDS 3.1 on import`,
+    'info',
+    'migrated',
+  );
+  for (const [reason, count] of context.notes.entries())
+    yield fetchIssue(
+      source,
+      `${reason} (${count} ${count === 1 ? 'record' : 'records'})`,
+      'info',
+      'migrated',
+    );
+}
+
+async function* readRemoteItems(baseUrl: string, options: HarvestOptions): AsyncGenerator<SourceItem> {
   const base = baseUrl.replace(/\/+$/, '');
   const fetcher = createFetcher(options);
   const perPage = options.perPage ?? 100;
@@ -219,6 +294,27 @@ export async function* readRemoteSource(
     } catch (error) {
       yield fetchIssue(`${base}${path}`, (error as Error).message);
     }
+  }
+
+  // Organizations with their own details (`full=true` where the API honours it); their brief
+  // `services` are left out: every service comes whole from /services below.
+  try {
+    for await (const page of pages(fetcher, base, '/organizations', perPage, { full: 'true' })) {
+      if ('missing' in page) {
+        yield fetchIssue(page.url, '/organizations is not offered by this API; skipped', 'info');
+        break;
+      }
+      let i = 0;
+      for (const item of page.items) {
+        const value =
+          typeof item === 'object' && item !== null && !Array.isArray(item)
+            ? Object.fromEntries(Object.entries(item).filter(([key]) => key !== 'services'))
+            : item;
+        yield { kind: 'nested', type: 'organization', value, origin: `${page.url}#${i++}` };
+      }
+    }
+  } catch (error) {
+    yield fetchIssue(`${base}/organizations`, (error as Error).message);
   }
 
   // NDJSON first: one streamed response instead of a request per page.

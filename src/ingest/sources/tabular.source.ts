@@ -3,8 +3,16 @@
  * table, as the official examples/csv. A folder of CSV files named as the official package names
  * them (`services.csv`, `service_at_location.csv`...) is read the same way without the descriptor.
  * Rows stream through csv-parse; each is coerced (numbers, empty cells) and yielded as a row.
+ *
+ * Packaging as real publishers do it:
+ * - a descriptor whose resource paths do not match where the files are: a file not found at its
+ *   path is looked for in a `data/` folder beside the descriptor; one found nowhere is an error
+ *   naming it (the rest of the package is still read);
+ * - HSDS 1.x/2.0 packages (detected from the descriptor's version and the table names) are
+ *   migrated row by row to 3.1 (migrate/hsds-legacy-tabular.ts), each mapping noted in the report;
+ * - a CSV that is not UTF-8 is read as Windows-1252 with a warning, or refused (text-encoding.ts).
  */
-import { createReadStream, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parse } from 'csv-parse';
@@ -16,7 +24,19 @@ import {
   recordTypes,
   type TabularRow,
 } from '../../hsds/index.ts';
+import type { Issue } from '../flatten.ts';
+import {
+  collectFolded,
+  createLegacyContext,
+  findLegacyTable,
+  isLegacyPackage,
+  type LegacyContext,
+  type LegacyTable,
+  legacyTables,
+  migrateLegacyRow,
+} from '../migrate/hsds-legacy-tabular.ts';
 import type { SourceItem } from './source.ts';
+import { detectCsvEncoding, openCsvText } from './text-encoding.ts';
 
 type Resource = { name?: string; path?: string | string[] };
 
@@ -31,7 +51,9 @@ export async function findDataPackage(
   if (existsSync(join(path, 'datapackage.json')))
     return { dir: path, descriptor: join(path, 'datapackage.json') };
   const names = await readdir(path);
-  return names.some((name) => name.endsWith('.csv') && findTableOfPath(name)) ? { dir: path } : undefined;
+  return names.some((name) => name.endsWith('.csv') && (findTableOfPath(name) || findLegacyTable(name)))
+    ? { dir: path }
+    : undefined;
 }
 
 function tableOf(resource: Resource): RecordType | undefined {
@@ -43,47 +65,178 @@ function tableOf(resource: Resource): RecordType | undefined {
   return resource.name && isRecordType(resource.name) ? resource.name : undefined;
 }
 
-const issue = (source: string, reason: string, severity: 'error' | 'warning' = 'warning'): SourceItem => ({
+const issue = (
+  source: string,
+  reason: string,
+  severity: Issue['severity'] = 'warning',
+  kind: Issue['kind'] = 'unknown-table',
+): Extract<SourceItem, { kind: 'issue' }> => ({
   kind: 'issue',
-  issue: { severity, kind: 'unknown-table', source, path: '', reason },
+  issue: { severity, kind, source, path: '', reason },
 });
+
+/**
+ * Where a descriptor's resource file is: at its path, else in a `data/` folder beside the
+ * descriptor (by its path, then by its file name); undefined when it is nowhere.
+ */
+function locateResource(dir: string, file: string): { path?: string; tried: string[] } {
+  const tried = [
+    ...new Set([resolve(dir, file), resolve(dir, 'data', file), resolve(dir, 'data', basename(file))]),
+  ];
+  const path = tried.find((candidate) => existsSync(candidate));
+  return path ? { path, tried } : { tried };
+}
+
+type PackageFile = { path: string; table?: RecordType; legacy?: LegacyTable; resource: string };
 
 /** Every row of every table of the package, parents' tables first (the official order). */
 export async function* readTabularSource(path: string): AsyncGenerator<SourceItem> {
   const found = await findDataPackage(path);
   if (!found)
     throw new Error(`${path} is not a tabular data package (no datapackage.json, no HSDS CSV files)`);
-  const files = new Map<RecordType, string>();
+  const listed: PackageFile[] = [];
+  let version: unknown;
   if (found.descriptor) {
-    const descriptor = JSON.parse(await readFile(found.descriptor, 'utf8')) as { resources?: Resource[] };
+    const descriptor = JSON.parse(await readFile(found.descriptor, 'utf8')) as {
+      resources?: Resource[];
+      version?: unknown;
+    };
+    version = descriptor.version;
     for (const resource of descriptor.resources ?? []) {
-      const table = tableOf(resource);
       const file = Array.isArray(resource.path) ? resource.path[0] : resource.path;
       if (!file) continue;
-      const full = resolve(found.dir, file);
-      if (!table) {
-        yield issue(full, `resource ${resource.name ?? file} is not an HSDS table; skipped`);
-      } else if (!existsSync(full)) {
-      } else {
-        files.set(table, full);
+      const { path: full, tried } = locateResource(found.dir, file);
+      const name = resource.name ?? file;
+      if (!full) {
+        yield issue(
+          resolve(found.dir, file),
+          `resource ${name}: file ${file} not found (looked for ${tried.join(', ')}); its records are not imported`,
+          'error',
+          'unreadable',
+        );
+        continue;
       }
+      const table = tableOf(resource);
+      const legacy = findLegacyTable(file, resource.name);
+      listed.push({ path: full, resource: name, ...(table ? { table } : {}), ...(legacy ? { legacy } : {}) });
     }
   } else {
-    for (const name of await readdir(found.dir)) {
-      const table = name.endsWith('.csv') ? findTableOfPath(name) : undefined;
-      if (table) files.set(table, join(found.dir, name));
-      else if (name.endsWith('.csv'))
-        yield issue(join(found.dir, name), `${name} is not an HSDS table; skipped`);
+    for (const name of (await readdir(found.dir)).sort()) {
+      if (!name.endsWith('.csv')) continue;
+      const table = findTableOfPath(name);
+      const legacy = findLegacyTable(name);
+      listed.push({
+        path: join(found.dir, name),
+        resource: name,
+        ...(table ? { table } : {}),
+        ...(legacy ? { legacy } : {}),
+      });
     }
+  }
+
+  if (
+    isLegacyPackage(
+      listed.map((f) => f.path),
+      version,
+    )
+  ) {
+    yield* readLegacyPackage(found.descriptor ?? found.dir, listed, version);
+    return;
+  }
+  const files = new Map<RecordType, string>();
+  for (const file of listed) {
+    if (file.table) files.set(file.table, file.path);
+    else yield issue(file.path, `resource ${file.resource} is not an HSDS table; skipped`);
   }
   for (const type of recordTypes) {
     const file = files.get(type);
-    if (file) yield* readCsv(type, file);
+    if (!file) continue;
+    for await (const item of readCsv(file)) {
+      yield item.kind === 'issue'
+        ? item
+        : { kind: 'row', type, row: coerceTabularRow(type, item.record), origin: item.origin };
+    }
   }
 }
 
-async function* readCsv(type: RecordType, file: string): AsyncGenerator<SourceItem> {
-  const parser = createReadStream(file).pipe(
+/** An HSDS 1.x/2.0 package: its tables in the old order, each row migrated to 3.1 rows. */
+async function* readLegacyPackage(
+  where: string,
+  listed: PackageFile[],
+  version: unknown,
+): AsyncGenerator<SourceItem> {
+  const date = (await stat(where)).mtime.toISOString().slice(0, 10);
+  const context = createLegacyContext(date);
+  const byTable = new Map<LegacyTable, string[]>();
+  for (const file of listed) {
+    if (!file.legacy) {
+      yield issue(file.path, `resource ${file.resource} is not an HSDS 1.x/2.0 table; skipped`);
+      continue;
+    }
+    byTable.set(file.legacy, [...(byTable.get(file.legacy) ?? []), file.path]);
+  }
+  const what = typeof version === 'string' ? `HSDS ${version}` : 'HSDS 1.x/2.0 (from its table names)';
+  yield issue(where, `an ${what} data package: migrated to HSDS 3.1 on import`, 'info', 'migrated');
+  for (const table of ['eligibility', 'payment_accepted'] as const) {
+    for (const file of byTable.get(table) ?? []) {
+      for await (const item of readCsv(file)) {
+        if (item.kind === 'issue') yield item;
+        else collectFolded(table, item.record, context);
+      }
+    }
+  }
+  for (const table of legacyTables) {
+    if (table === 'eligibility' || table === 'payment_accepted') continue;
+    for (const file of byTable.get(table) ?? []) {
+      if (table === 'metadata') {
+        yield issue(
+          file,
+          'HSDS 1.x/2.0 metadata rows name no resource type, which HSDS 3.1 requires; not imported',
+          'warning',
+          'migrated',
+        );
+        continue;
+      }
+      yield* migrateRows(table, file, context);
+    }
+  }
+  for (const [note, count] of context.notes.entries())
+    yield issue(where, `${note} (${count} ${count === 1 ? 'row' : 'rows'})`, 'info', 'migrated');
+}
+
+async function* migrateRows(
+  table: LegacyTable,
+  file: string,
+  context: LegacyContext,
+): AsyncGenerator<SourceItem> {
+  for await (const item of readCsv(file)) {
+    if (item.kind === 'issue') {
+      yield item;
+      continue;
+    }
+    for (const { type, row } of migrateLegacyRow(table, item.record, context))
+      yield { kind: 'row', type, row: coerceTabularRow(type, row), origin: item.origin };
+  }
+}
+
+type CsvRow = { kind: 'csv'; record: TabularRow; origin: string };
+
+/** The rows of one CSV file (decoded as its encoding), or issues about reading it. */
+async function* readCsv(file: string): AsyncGenerator<CsvRow | Extract<SourceItem, { kind: 'issue' }>> {
+  const detected = await detectCsvEncoding(file);
+  if ('refused' in detected) {
+    yield issue(file, `not imported: ${detected.refused}`, 'error', 'encoding');
+    return;
+  }
+  if (detected.encoding === 'windows-1252') {
+    yield issue(
+      file,
+      'not UTF-8: read as Windows-1252, the encoding Excel saves CSV in on Windows; check that accented letters and symbols (é, £, –) read right',
+      'warning',
+      'encoding',
+    );
+  }
+  const parser = openCsvText(file, detected.encoding).pipe(
     parse({ columns: true, skip_empty_lines: true, bom: true, relax_column_count: true, info: true }),
   );
   try {
@@ -91,18 +244,9 @@ async function* readCsv(type: RecordType, file: string): AsyncGenerator<SourceIt
       record: TabularRow;
       info: { lines: number };
     }>) {
-      yield { kind: 'row', type, row: coerceTabularRow(type, record), origin: `${file}:${info.lines}` };
+      yield { kind: 'csv', record, origin: `${file}:${info.lines}` };
     }
   } catch (error) {
-    yield {
-      kind: 'issue',
-      issue: {
-        severity: 'error',
-        kind: 'unreadable',
-        source: file,
-        path: '',
-        reason: (error as Error).message,
-      },
-    };
+    yield issue(file, (error as Error).message, 'error', 'unreadable');
   }
 }

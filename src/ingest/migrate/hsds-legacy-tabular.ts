@@ -1,0 +1,439 @@
+/**
+ * HSDS 1.x and 2.0 tabular data packages, migrated row by row to the HSDS 3.1 tables before the
+ * normal validation. Pure: one old row (CSV cells as strings) in, the 3.1 rows it becomes out, and
+ * a count of each mapping in `notes` for the import report.
+ *
+ * What changed since 1.1/2.0 (HSDS 3.0 migration notes, and the 1.1 and 2.0 `datapackage.json`):
+ * - table files: `services_at_location.csv` → `service_at_location`, `physical_addresses.csv` and
+ *   `postal_addresses.csv` → `address` (with `address_type`), `regular_schedules.csv` and
+ *   `holiday_schedules.csv` → `schedule`, `taxonomy.csv` (1.1) and `taxonomy_terms.csv` (2.0) →
+ *   `taxonomy_term`, `services_taxonomy.csv` (1.1), `service_attributes.csv` and
+ *   `other_attributes.csv` (2.0) → `attribute`, `accessibility_for_disabilities.csv` →
+ *   `accessibility`;
+ * - tables folded into a field: `eligibility.csv` → the service's `eligibility_description`,
+ *   `payment_accepted.csv` → appended to its `fees_description` (3.1 has no table for either);
+ * - fields: organization `url` → `website`; service `fees` → `fees_description`; address
+ *   `address_3`/`address_4` joined into `address_2`; phone `language` (a comma list) → the phone's
+ *   `languages`; taxonomy `vocabulary` → term `taxonomy`, 2.0 `term` → `name`;
+ * - values 3.1 requires that old versions did not: a location's `location_type` (`physical`), a
+ *   service's `status` when empty (`active`: it is listed by its publisher), a term's
+ *   `description` (its name);
+ * - ids: every non-UUID id and reference becomes a UUID v5 (legacy-ids.ts), the original kept in
+ *   a `metadata` row.
+ */
+import type { RecordType } from '../../hsds/index.ts';
+import { MigrationNotes, migrateId, originalIdMetadata, publishedId } from './legacy-ids.ts';
+
+/** The tables of HSDS 1.x/2.0 packages, by the resource name their `datapackage.json` gives. */
+export const legacyTables = [
+  'taxonomy',
+  'taxonomy_term',
+  'organization',
+  'program',
+  'eligibility',
+  'payment_accepted',
+  'service',
+  'location',
+  'service_at_location',
+  'contact',
+  'phone',
+  'physical_address',
+  'postal_address',
+  'regular_schedule',
+  'holiday_schedule',
+  'schedule',
+  'funding',
+  'service_area',
+  'required_document',
+  'language',
+  'accessibility_for_disabilities',
+  'service_taxonomy',
+  'service_attribute',
+  'other_attribute',
+  'meta_table_description',
+  'metadata',
+] as const;
+export type LegacyTable = (typeof legacyTables)[number];
+
+/** Their file names in the 1.1 and 2.0 packages (and the variants real exports use). */
+const legacyFiles: Record<string, LegacyTable> = {
+  'taxonomy.csv': 'taxonomy',
+  'taxonomy_terms.csv': 'taxonomy_term',
+  'organizations.csv': 'organization',
+  'programs.csv': 'program',
+  'eligibility.csv': 'eligibility',
+  'eligibilities.csv': 'eligibility',
+  'payment_accepted.csv': 'payment_accepted',
+  'payments_accepted.csv': 'payment_accepted',
+  'services.csv': 'service',
+  'locations.csv': 'location',
+  'services_at_location.csv': 'service_at_location',
+  'service_at_location.csv': 'service_at_location',
+  'services_at_locations.csv': 'service_at_location',
+  'contacts.csv': 'contact',
+  'phones.csv': 'phone',
+  'physical_addresses.csv': 'physical_address',
+  'postal_addresses.csv': 'postal_address',
+  'regular_schedules.csv': 'regular_schedule',
+  'holiday_schedules.csv': 'holiday_schedule',
+  'schedules.csv': 'schedule',
+  'funding.csv': 'funding',
+  'fundings.csv': 'funding',
+  'service_areas.csv': 'service_area',
+  'required_documents.csv': 'required_document',
+  'languages.csv': 'language',
+  'accessibility_for_disabilities.csv': 'accessibility_for_disabilities',
+  'services_taxonomy.csv': 'service_taxonomy',
+  'service_taxonomy.csv': 'service_taxonomy',
+  'service_attributes.csv': 'service_attribute',
+  'other_attributes.csv': 'other_attribute',
+  'link_taxonomy.csv': 'other_attribute',
+  'meta_table_description.csv': 'meta_table_description',
+  'meta_table_descriptions.csv': 'meta_table_description',
+  'metadata.csv': 'metadata',
+};
+
+/** Tables only 1.x/2.0 have: a package holding any of them is an old one. */
+const onlyLegacy = new Set<LegacyTable>([
+  'taxonomy',
+  'eligibility',
+  'payment_accepted',
+  'physical_address',
+  'postal_address',
+  'regular_schedule',
+  'holiday_schedule',
+  'accessibility_for_disabilities',
+  'service_taxonomy',
+  'service_attribute',
+  'other_attribute',
+]);
+
+const isLegacyTable = (name: string): name is LegacyTable =>
+  (legacyTables as readonly string[]).includes(name);
+
+/** The old table a file or resource holds: by file name, else by resource name. */
+export function findLegacyTable(path: string | undefined, name?: string): LegacyTable | undefined {
+  const file = path?.slice(path.lastIndexOf('/') + 1).toLowerCase();
+  const byFile = file ? legacyFiles[file] : undefined;
+  if (byFile) return byFile;
+  return name && isLegacyTable(name) ? name : undefined;
+}
+
+/**
+ * Whether a package is HSDS 1.x/2.0: its descriptor says version 1 or 2, or it has a table only
+ * old versions have (`services_at_location.csv` too: 3.1 names it `service_at_location.csv`).
+ */
+export function isLegacyPackage(files: readonly string[], descriptorVersion?: unknown): boolean {
+  if (typeof descriptorVersion === 'string' && /^v?[12](\.|$)/.test(descriptorVersion.trim())) return true;
+  return files.some((file) => {
+    const name = file.slice(file.lastIndexOf('/') + 1).toLowerCase();
+    const table = legacyFiles[name];
+    if (table === undefined || name === 'service_at_location.csv') return false;
+    return onlyLegacy.has(table) || table === 'service_at_location';
+  });
+}
+
+type Row = Record<string, string>;
+export type MigratedRow = { type: RecordType; row: Row };
+
+/** What the rows of one package share: the day of the ids' metadata, the folded tables, notes. */
+export type LegacyContext = {
+  /** YYYY-MM-DD: the `last_action_date` of each original-id metadata row. */
+  date: string;
+  notes: MigrationNotes;
+  /** eligibility.csv and payment_accepted.csv by (original) service id, read before services. */
+  eligibility: Map<string, string[]>;
+  payments: Map<string, string[]>;
+};
+
+export const createLegacyContext = (date: string): LegacyContext => ({
+  date,
+  notes: new MigrationNotes(),
+  eligibility: new Map(),
+  payments: new Map(),
+});
+
+/** Which record type each reference column names. */
+const referenceKinds: Record<string, string> = {
+  organization_id: 'organization',
+  program_id: 'program',
+  service_id: 'service',
+  location_id: 'location',
+  contact_id: 'contact',
+  service_at_location_id: 'service_at_location',
+  phone_id: 'phone',
+  taxonomy_term_id: 'taxonomy_term',
+};
+
+const cell = (row: Row, key: string): string | undefined => {
+  const value = row[key]?.trim();
+  return value ? value : undefined;
+};
+
+/** Copies the row without empty cells, every reference column translated. */
+function withReferences(row: Row): Row {
+  const out: Row = {};
+  for (const [key, value] of Object.entries(row)) {
+    if (value.trim() === '') continue;
+    const kind = referenceKinds[key];
+    out[key] = kind ? migrateId(kind, value) : value;
+  }
+  return out;
+}
+
+const weekdays: Record<string, string> = {
+  mo: 'MO',
+  tu: 'TU',
+  we: 'WE',
+  th: 'TH',
+  fr: 'FR',
+  sa: 'SA',
+  su: 'SU',
+};
+// 1.1 left `weekday` free: names (`Monday`, `Mon`) and ISO numbers (1 = Monday ... 7 = Sunday; 0 = Sunday).
+const isoDays = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'];
+
+/** The iCal day of a 1.1 `weekday`, or undefined when it is not one. */
+export function toByDay(weekday: string): string | undefined {
+  const value = weekday.trim().toLowerCase();
+  if (/^[0-7]$/.test(value)) return isoDays[Number(value)];
+  return value.length >= 2 ? weekdays[value.slice(0, 2)] : undefined;
+}
+
+const looksLikeLanguageCode = (value: string) => /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/.test(value);
+
+const languageRow = (id: string, value: string, parent: Row): Row =>
+  looksLikeLanguageCode(value) ? { id, code: value, ...parent } : { id, name: value, ...parent };
+
+/**
+ * The 3.1 rows of one old row. An old row without an id is passed on without one, so validation
+ * reports it as the missing required field it is.
+ */
+export function migrateLegacyRow(table: LegacyTable, source: Row, context: LegacyContext): MigratedRow[] {
+  const { notes } = context;
+  const original = publishedId(source.id);
+  const out: MigratedRow[] = [];
+  const emit = (type: RecordType, kind: string, row: Row) => {
+    if (original !== undefined) {
+      row.id = migrateId(kind, original);
+      if (row.id !== original) {
+        out.push({ type: 'metadata', row: originalIdMetadata(type, kind, row.id, original, context.date) });
+        notes.add(
+          `${table}: non-UUID ids replaced by UUID v5; each original id is kept in a metadata record`,
+        );
+      }
+    }
+    out.unshift({ type, row });
+  };
+  const row = withReferences(source);
+  delete row.id;
+  const renamed = (from: string, to: string) => {
+    if (row[from] === undefined) return;
+    if (row[to] === undefined) {
+      row[to] = row[from];
+      notes.add(`${table}.${from} → ${to}`);
+    }
+    delete row[from];
+  };
+
+  switch (table) {
+    case 'organization':
+      renamed('url', 'website');
+      emit('organization', 'organization', row);
+      break;
+    case 'program':
+    case 'contact':
+    case 'funding':
+    case 'required_document':
+    case 'meta_table_description':
+      emit(table, table, row);
+      break;
+    case 'service': {
+      renamed('fees', 'fees_description');
+      if (row.status === undefined) {
+        row.status = 'active';
+        notes.add('service: empty status set to active (HSDS 3.1 requires one)');
+      }
+      const key = original ?? '';
+      const eligibility = context.eligibility.get(key);
+      if (eligibility && row.eligibility_description === undefined) {
+        row.eligibility_description = eligibility.join('; ');
+        notes.add('eligibility → service.eligibility_description');
+      }
+      const payments = context.payments.get(key);
+      if (payments) {
+        const accepted = `Payment accepted: ${payments.join(', ')}.`;
+        row.fees_description = row.fees_description ? `${row.fees_description} ${accepted}` : accepted;
+        notes.add('payment_accepted → service.fees_description');
+      }
+      emit('service', 'service', row);
+      break;
+    }
+    case 'location':
+      if (row.location_type === undefined) {
+        row.location_type = 'physical';
+        notes.add('location: no location_type; set to physical (HSDS 3.1 requires one)');
+      }
+      emit('location', 'location', row);
+      break;
+    case 'service_at_location':
+      emit('service_at_location', 'service_at_location', row);
+      break;
+    case 'phone': {
+      const languages = row.language;
+      delete row.language;
+      if (row.department !== undefined) {
+        delete row.department;
+        notes.add('phone.department dropped (deprecated, not in HSDS 3.1)');
+      }
+      emit('phone', 'phone', row);
+      const phoneId = out[0]?.row.id;
+      if (languages && phoneId) {
+        languages
+          .split(/[,;]/)
+          .map((language) => language.trim())
+          .filter(Boolean)
+          .forEach((language, i) => {
+            const id = migrateId('language', `phone:${original}:${i}`);
+            out.push({ type: 'language', row: languageRow(id, language, { phone_id: phoneId }) });
+          });
+        notes.add('phone.language → the languages of the phone');
+      }
+      break;
+    }
+    case 'physical_address':
+    case 'postal_address': {
+      const extra = [row.address_3, row.address_4].filter((line) => line !== undefined);
+      if (extra.length > 0) {
+        row.address_2 = [row.address_2, ...extra].filter(Boolean).join(', ');
+        notes.add(`${table}: address_3, address_4 joined into address_2`);
+      }
+      delete row.address_3;
+      delete row.address_4;
+      const addressType = table === 'physical_address' ? 'physical' : 'postal';
+      row.address_type = addressType;
+      emit('address', `address:${addressType}`, row);
+      break;
+    }
+    case 'regular_schedule': {
+      const weekday = row.weekday;
+      delete row.weekday;
+      const byday = weekday ? toByDay(weekday) : undefined;
+      if (byday && row.byday === undefined) {
+        row.byday = byday;
+        row.freq ??= 'WEEKLY';
+        notes.add('regular_schedule.weekday → schedule freq WEEKLY, byday');
+      } else if (weekday) {
+        row.description = [row.description, weekday].filter(Boolean).join('; ');
+        notes.add('regular_schedule.weekday not a day name or number: kept in the description');
+      }
+      emit('schedule', 'schedule:regular', row);
+      break;
+    }
+    case 'holiday_schedule': {
+      renamed('start_date', 'valid_from');
+      renamed('end_date', 'valid_to');
+      const closed = row.closed;
+      delete row.closed;
+      if (closed !== undefined && /^(true|t|yes|y|1)$/i.test(closed)) {
+        row.description = ['Closed', row.description].filter(Boolean).join(': ');
+        notes.add('holiday_schedule.closed → schedule description "Closed"');
+      }
+      emit('schedule', 'schedule:holiday', row);
+      break;
+    }
+    case 'schedule':
+      emit('schedule', 'schedule', row);
+      break;
+    case 'service_area':
+      renamed('service_area', 'name');
+      emit('service_area', 'service_area', row);
+      break;
+    case 'language':
+      if (row.language !== undefined) {
+        const value = row.language;
+        delete row.language;
+        if (looksLikeLanguageCode(value)) row.code = value;
+        else row.name = value;
+        notes.add('language.language → name (or code, when it is one)');
+      }
+      emit('language', 'language', row);
+      break;
+    case 'accessibility_for_disabilities':
+      renamed('accessibility', 'description');
+      emit('accessibility', 'accessibility', row);
+      break;
+    case 'taxonomy':
+    case 'taxonomy_term': {
+      renamed('term', 'name');
+      renamed('vocabulary', 'taxonomy');
+      delete row.parent_name;
+      if (source.parent_id?.trim()) row.parent_id = migrateId('taxonomy_term', source.parent_id);
+      if (row.description === undefined && row.name !== undefined) {
+        row.description = row.name;
+        notes.add(`${table}: no description; the term's name is used (HSDS 3.1 requires one)`);
+      }
+      emit('taxonomy_term', 'taxonomy_term', row);
+      break;
+    }
+    case 'service_taxonomy':
+    case 'service_attribute': {
+      const service = row.service_id;
+      delete row.service_id;
+      if (source.taxonomy_id?.trim()) row.taxonomy_term_id = migrateId('taxonomy_term', source.taxonomy_id);
+      delete row.taxonomy_id;
+      renamed('taxonomy_detail', 'value');
+      if (service !== undefined) row.link_id = service;
+      row.link_entity = 'service';
+      emit('attribute', 'attribute:service', row);
+      break;
+    }
+    case 'other_attribute': {
+      const entity = cell(source, 'link_type');
+      delete row.link_type;
+      const target = entity ? otherAttributeTargets[entity] : undefined;
+      if (source.link_id?.trim() && target) row.link_id = migrateId(target.kind, source.link_id);
+      if (target) row.link_entity = target.type;
+      emit('attribute', 'attribute:other', row);
+      break;
+    }
+    case 'eligibility':
+    case 'payment_accepted':
+    case 'metadata':
+      // Folded into services by the source (collectFolded), or not migrated: never rows of their own.
+      break;
+  }
+  if (out.length > 0) notes.add(`${table} → HSDS 3.1 ${out[0]?.type}`);
+  return out;
+}
+
+const otherAttributeTargets: Record<string, { type: RecordType; kind: string }> = {
+  organization: { type: 'organization', kind: 'organization' },
+  program: { type: 'program', kind: 'program' },
+  service: { type: 'service', kind: 'service' },
+  service_at_location: { type: 'service_at_location', kind: 'service_at_location' },
+  location: { type: 'location', kind: 'location' },
+  phone: { type: 'phone', kind: 'phone' },
+  contact: { type: 'contact', kind: 'contact' },
+  physical_address: { type: 'address', kind: 'address:physical' },
+  postal_address: { type: 'address', kind: 'address:postal' },
+  funding: { type: 'funding', kind: 'funding' },
+  service_area: { type: 'service_area', kind: 'service_area' },
+  required_document: { type: 'required_document', kind: 'required_document' },
+  language: { type: 'language', kind: 'language' },
+  accessibility_for_disabilities: { type: 'accessibility', kind: 'accessibility' },
+};
+
+/**
+ * Remembers one row of a table that 3.1 folds into the service (eligibility, payment_accepted):
+ * the source reads those tables before services.
+ */
+export function collectFolded(table: 'eligibility' | 'payment_accepted', row: Row, context: LegacyContext) {
+  const service = cell(row, 'service_id');
+  const value = table === 'eligibility' ? cell(row, 'eligibility') : cell(row, 'payment');
+  if (!service || !value) return;
+  const map = table === 'eligibility' ? context.eligibility : context.payments;
+  const values = map.get(service) ?? [];
+  values.push(value);
+  map.set(service, values);
+}
