@@ -3,6 +3,7 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { EngineNotFoundError } from '../engine/index.ts';
 import type { App, AppEnv } from './app.ts';
 import { idParam } from './list-params.ts';
 import { errorResponses, notFoundResponse } from './problem.ts';
@@ -48,10 +49,35 @@ export function registerRecordEndpoint<Query extends z.ZodObject>(
     },
   });
   type Valid = (target: 'param' | 'query') => { id: string } & z.output<Query>;
-  app.openapi(route, ((c: Context<AppEnv>) => {
+  app.openapi(route, (async (c: Context<AppEnv>) => {
     const valid = c.req.valid.bind(c.req) as unknown as Valid;
-    return endpoint.handle(c, valid('param').id, (endpoint.query ? valid('query') : {}) as z.output<Query>);
+    const query = (endpoint.query ? valid('query') : {}) as z.output<Query>;
+    const asGiven = valid('param').id;
+    const others = caseVariants(asGiven).slice(1);
+    try {
+      return await endpoint.handle(c, asGiven, query);
+    } catch (error) {
+      if (!(error instanceof EngineNotFoundError)) throw error;
+      for (const id of others) {
+        try {
+          return await endpoint.handle(c, id, query);
+        } catch (again) {
+          if (!(again instanceof EngineNotFoundError)) throw again;
+        }
+      }
+      throw error;
+    }
   }) as never);
+}
+
+/**
+ * A UUID names the same record in any case (RFC 9562 says to compare them case-insensitively),
+ * but records keep the ids their publisher gave, as every reference to them does. So an id is
+ * looked up as given, then lower-cased, then upper-cased: a publisher's upper-case ids resolve
+ * from a lower-case link and the other way round, at the cost of a look-up only on a miss.
+ */
+export function caseVariants(id: string): string[] {
+  return [...new Set([id, id.toLowerCase(), id.toUpperCase()])];
 }
 
 /** A 200 whose body is JSON text already (a record as stored). */
