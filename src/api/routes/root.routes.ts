@@ -3,6 +3,7 @@ import { getEngineHealth } from '../../engine/index.ts';
 import type { App } from '../app.ts';
 import { errorResponses, PROBLEM_CONTENT_TYPE, problemSchema } from '../problem.ts';
 import { apiInfo } from '../profile.ts';
+import { publicBaseUrl } from '../public-url.ts';
 
 const apiInfoSchema = z
   .object({
@@ -77,7 +78,10 @@ const healthRoute = createRoute({
 });
 
 export function registerRootRoutes(app: App) {
-  app.openapi(rootRoute, (c) => c.json(apiInfo(c.get('deps').config, c.req.url), 200));
+  app.openapi(rootRoute, (c) => {
+    const { config } = c.get('deps');
+    return c.json(apiInfo(config, publicBaseUrl(c, config)), 200);
+  });
 
   app.openapi(healthRoute, async (c) => {
     const health = await getEngineHealth(c.get('deps').engine);
