@@ -13,7 +13,7 @@ const toPattern = (path: string) =>
     `^${path
       .split('/')
       .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-      .join('/')}/?$`,
+      .join('/')}$`,
   );
 
 function methodsOf(app: App): Methods {
