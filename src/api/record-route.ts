@@ -4,6 +4,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { EngineNotFoundError } from '../engine/index.ts';
+import { caseVariants } from '../index-mapping/ids.ts';
 import type { App, AppEnv } from './app.ts';
 import { idParam } from './list-params.ts';
 import { errorResponses, notFoundResponse } from './problem.ts';
@@ -52,6 +53,7 @@ export function registerRecordEndpoint<Query extends z.ZodObject>(
   app.openapi(route, (async (c: Context<AppEnv>) => {
     const valid = c.req.valid.bind(c.req) as unknown as Valid;
     const query = (endpoint.query ? valid('query') : {}) as z.output<Query>;
+    // An id in another case than the one stored (see caseVariants): looked up again on a miss only.
     const asGiven = valid('param').id;
     const others = caseVariants(asGiven).slice(1);
     try {
@@ -68,16 +70,6 @@ export function registerRecordEndpoint<Query extends z.ZodObject>(
       throw error;
     }
   }) as never);
-}
-
-/**
- * A UUID names the same record in any case (RFC 9562 says to compare them case-insensitively),
- * but records keep the ids their publisher gave, as every reference to them does. So an id is
- * looked up as given, then lower-cased, then upper-cased: a publisher's upper-case ids resolve
- * from a lower-case link and the other way round, at the cost of a look-up only on a miss.
- */
-export function caseVariants(id: string): string[] {
-  return [...new Set([id, id.toLowerCase(), id.toUpperCase()])];
 }
 
 /** A 200 whose body is JSON text already (a record as stored). */

@@ -172,6 +172,20 @@ describe('ids in another case', () => {
     expect((await app.request(`/taxonomy_terms/${term.id.toUpperCase()}`)).status).toBe(200);
     await expectProblem(app, '/services/00000000-0000-4000-8000-00000000ABCD', 404);
   });
+
+  it('filter as the id in its stored case does', async () => {
+    const organizationId = generated[3]!.organization!.id;
+    const termId = generated[3]!.attributes!.find((a) => a.taxonomy_term_id)!.taxonomy_term_id!;
+    for (const [name, id] of [
+      ['organization_id', organizationId],
+      ['taxonomy_term_id', termId],
+    ] as const) {
+      const want = await getJson<{ total_items: number }>(app, `/services?${name}=${id}&per_page=50`);
+      expect(want.body.total_items).toBeGreaterThan(0);
+      const got = await getJson(app, `/services?${name}=${id.toUpperCase()}&per_page=50`);
+      expect(got.body).toEqual(want.body);
+    }
+  });
 });
 
 describe('search text', () => {
