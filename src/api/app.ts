@@ -9,8 +9,10 @@ import { HTTPException } from 'hono/http-exception';
 import { EngineNotFoundError, EngineUnavailableError } from '../engine/index.ts';
 import type { AppDeps } from './deps.ts';
 import { GEOCODE_HEADER_NAMES } from './geo-params.ts';
+import { allowedMethods } from './methods.ts';
 import { registerOpenApi } from './openapi.ts';
 import { ApiProblem, type ParameterError, problemResponse } from './problem.ts';
+import { boundedBody } from './request-body.ts';
 import { routeContext } from './route-context.ts';
 import { registerAdminRoutes } from './routes/admin.routes.ts';
 import { registerOrganizationRoutes } from './routes/organizations.routes.ts';
@@ -66,6 +68,12 @@ export function createApp(deps: AppDeps): App {
     '*',
     cors({ origin: '*', exposeHeaders: ['Content-Type', 'Retry-After', ...GEOCODE_HEADER_NAMES] }),
   );
+  // Every body is bounded before anything reads it. The POST twins carry search parameters only;
+  // a route that takes records (a write API) would return its own, larger limit here.
+  app.use(
+    '*',
+    boundedBody(() => deps.config.MAX_BODY_BYTES),
+  );
 
   registerRootRoutes(app);
   const routes = routeContext(deps.config);
@@ -76,9 +84,18 @@ export function createApp(deps: AppDeps): App {
   if (deps.config.ADMIN_TOKEN) registerAdminRoutes(app);
   registerOpenApi(app, deps.config);
 
-  app.notFound((c) =>
-    problemResponse(new ApiProblem(404, `no route ${c.req.method} ${c.req.path}`), c.req.path),
-  );
+  app.notFound((c) => {
+    // A path the API serves, asked with another method, is a 405 that says which methods it takes.
+    const allowed = allowedMethods(app, c.req.path);
+    if (allowed.length > 0) {
+      return problemResponse(
+        new ApiProblem(405, `${c.req.path} does not take ${c.req.method}; it takes ${allowed.join(', ')}`),
+        c.req.path,
+        { allow: allowed.join(', ') },
+      );
+    }
+    return problemResponse(new ApiProblem(404, `no route ${c.req.method} ${c.req.path}`), c.req.path);
+  });
 
   app.onError((error, c) => {
     const path = c.req.path;
@@ -98,11 +115,15 @@ export function createApp(deps: AppDeps): App {
     }
     if (error instanceof EngineNotFoundError) return problemResponse(new ApiProblem(404, 'not found'), path);
     if (error instanceof HTTPException && error.status < 500) {
-      // Hono's own refusals, e.g. a JSON body that does not parse.
+      // Hono's own refusals: a JSON body that does not parse (400), a body of a media type the
+      // route does not take (415, from @hono/zod-openapi).
+      const status = error.status === 415 ? 415 : 400;
+      const reason =
+        status === 415
+          ? `Content-Type ${c.req.header('content-type') ?? '(none)'} is not accepted: send application/json, application/x-www-form-urlencoded or multipart/form-data`
+          : error.message || 'malformed request';
       return problemResponse(
-        new ApiProblem(400, error.message || 'malformed request', {
-          errors: [{ parameter: '(body)', in: 'body', reason: error.message }],
-        }),
+        new ApiProblem(status, reason, { errors: [{ parameter: '(body)', in: 'body', reason }] }),
         path,
       );
     }

@@ -9,6 +9,7 @@
  * hosts), and refusing them would break those clients.
  */
 import { z } from '@hono/zod-openapi';
+import { MAX_FUZZY_WORD_CHARS, MAX_SEARCH_CHARS, MAX_SEARCH_WORDS } from '../index-mapping/text.query.ts';
 import { invalidParameter } from './problem.ts';
 
 export type ListLimits = { defaultPerPage: number; maxPerPage: number };
@@ -61,6 +62,16 @@ export const idParam = (description: string, example = 'ac148810-d857-441c-9679-
   z.guid({ error: 'must be a UUID' }).openapi({ description, example });
 
 /**
+ * Whether the date part names a real day. Date.parse rolls 2024-02-30 over to 2024-03-01; a
+ * harvester that typed it would silently skip a day of changes, so it is refused instead.
+ */
+function isCalendarDate(value: string): boolean {
+  const [year, month, day] = value.slice(0, 10).split('-').map(Number) as [number, number, number];
+  if (month < 1 || month > 12 || day < 1) return false;
+  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/**
  * A date-time (RFC 3339) or a date (its start, UTC). Normalised to UTC with millisecond precision,
  * so what reaches the engine is always a form it parses.
  */
@@ -71,7 +82,9 @@ export const dateTimeParam = (description: string) =>
       (value) =>
         /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?)?$/.test(
           value.trim(),
-        ) && !Number.isNaN(Date.parse(value.trim())),
+        ) &&
+        isCalendarDate(value.trim()) &&
+        !Number.isNaN(Date.parse(value.trim())),
       {
         error: 'must be an RFC 3339 date-time (2024-01-31T09:00:00Z) or a date (2024-01-31)',
       },
@@ -90,7 +103,8 @@ const stringParam = (description: string, max?: number) =>
 export const param = {
   search: () =>
     stringParam(
-      'Full text search. Words match names (service, organization, taxonomy terms) and descriptions, with English stemming and one typo forgiven in names for words of five letters or more; "quoted phrases" must match as phrases. Any text is accepted (beyond 500 characters it is cut).',
+      `Full text search. Words match names (service, organization, taxonomy terms) and descriptions, with English stemming and one typo forgiven in names for words of five to ${MAX_FUZZY_WORD_CHARS} characters; "quoted phrases" must match as phrases. Any text up to ${MAX_SEARCH_CHARS} characters is accepted (longer is a 400); words beyond the first ${MAX_SEARCH_WORDS} are ignored.`,
+      MAX_SEARCH_CHARS,
     ),
   page: () =>
     integerParam(

@@ -18,7 +18,7 @@ import type { App, AppEnv } from './app.ts';
 import type { Paging } from './list-params.ts';
 import { asTexts, NDJSON_CONTENT_TYPE, ndjsonResponse } from './ndjson.ts';
 import { pageText, toPage } from './paging.ts';
-import { errorResponses } from './problem.ts';
+import { bodyErrorResponses, errorResponses } from './problem.ts';
 import { type RouteContext, requirementTag } from './route-context.ts';
 
 export type ListEndpoint<Params extends z.ZodObject> = {
@@ -71,7 +71,8 @@ export function registerListEndpoint<Params extends z.ZodObject>(
     method: 'post',
     operationId: endpoint.operationId.replace(/^get/, 'post'),
     tags: [requirementTag(ctx, 'post', endpoint.path)],
-    description: `${endpoint.description}\n\nThe same search as GET, with the parameters in the query string, a JSON body or a form body (a value in the body overrides the same parameter in the query string).`,
+    responses: { ...responses, ...bodyErrorResponses },
+    description: `${endpoint.description}\n\nThe same search as GET, with the parameters in the query string, a JSON body or a form body (a value in the body overrides the same parameter in the query string). An empty body means no parameters; a body larger than the server's limit is a 413, one of another media type a 415.`,
     request: {
       query: endpoint.params,
       body: {

@@ -1,5 +1,6 @@
 import { Scalar } from '@scalar/hono-api-reference';
 import type { Config } from '../config.ts';
+import { MAX_SEARCH_CHARS } from '../index-mapping/text.query.ts';
 import type { App } from './app.ts';
 import { OPENAPI_PATH, profiles } from './profile.ts';
 import { routeContext } from './route-context.ts';
@@ -22,7 +23,8 @@ function describeApi(config: Config): string {
     '',
     '**Parameters this API does not know are ignored** (clients add their own). Known parameters with bad values are refused with a 400.',
     '',
-    '**Errors** are RFC 9457 problem details (`application/problem+json`) whose `errors` name each bad parameter. Ids are UUIDs: a malformed id is a 400, an unknown one a 404.',
+    '**Errors** are RFC 9457 problem details (`application/problem+json`) whose `errors` name each bad parameter. Ids are UUIDs, in either case: a malformed id is a 400, an unknown one a 404. ' +
+      `A known path asked with a method it does not take is a 405 whose \`Allow\` header lists those it does; a request body over ${config.MAX_BODY_BYTES} bytes is a 413 (refused as soon as the size is known, never read further); a body that is neither JSON nor a form, a 415. \`search\` takes at most ${MAX_SEARCH_CHARS} characters.`,
   ].join('\n');
 }
 

@@ -36,6 +36,7 @@ const problemTypes = {
   404: ['not-found', 'Not found'],
   405: ['method-not-allowed', 'Method not allowed'],
   409: ['conflict', 'Conflict'],
+  413: ['content-too-large', 'Content too large'],
   415: ['unsupported-media-type', 'Unsupported media type'],
   422: ['unprocessable', 'Unprocessable request'],
   500: ['internal-error', 'Internal server error'],
@@ -104,6 +105,16 @@ export const errorResponses = {
   400: problemContent('A parameter is malformed or out of range; `errors` names each one.'),
   500: problemContent('An unexpected error on our side; it is logged.'),
   503: problemContent('The search engine (or a geocoder it needs) is unreachable; try again later.'),
+} as const;
+
+/** The refusals only a route that takes a body can give (the POST twins). */
+export const bodyErrorResponses = {
+  413: problemContent(
+    'The request body is larger than this server accepts (`MAX_BODY_BYTES`); it is refused before it is read (on `Content-Length`) or as soon as it passes the limit.',
+  ),
+  415: problemContent(
+    'The body is neither JSON (`application/json`) nor a form (`application/x-www-form-urlencoded`, `multipart/form-data`).',
+  ),
 } as const;
 
 export const notFoundResponse = { 404: problemContent('No record has this id.') } as const;

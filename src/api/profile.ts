@@ -8,12 +8,8 @@ export const profiles = {
 
 export const OPENAPI_PATH = '/openapi.json';
 
-function baseUrl(config: Config, requestUrl: string): string {
-  if (config.PUBLIC_BASE_URL) return config.PUBLIC_BASE_URL.replace(/\/+$/, '');
-  return new URL(requestUrl).origin;
-}
-
-export function apiInfo(config: Config, requestUrl: string) {
+/** What GET / says; `baseUrl` comes from publicBaseUrl (never from the request's Host). */
+export function apiInfo(config: Config, baseUrl: string) {
   const profile = profiles[config.HSDS_PROFILE];
   const publisher = {
     ...(config.PUBLISHER_NAME ? { name: config.PUBLISHER_NAME } : {}),
@@ -24,7 +20,7 @@ export function apiInfo(config: Config, requestUrl: string) {
   return {
     version: profile.version,
     profile: config.PROFILE_URL ?? profile.profile,
-    openapi_url: `${baseUrl(config, requestUrl)}${OPENAPI_PATH}`,
+    openapi_url: `${baseUrl}${OPENAPI_PATH}`,
     description: config.API_DESCRIPTION,
     ...(Object.keys(publisher).length > 0 ? { publisher } : {}),
   };

@@ -3,6 +3,8 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { EngineNotFoundError } from '../engine/index.ts';
+import { caseVariants } from '../index-mapping/ids.ts';
 import type { App, AppEnv } from './app.ts';
 import { idParam } from './list-params.ts';
 import { errorResponses, notFoundResponse } from './problem.ts';
@@ -48,9 +50,25 @@ export function registerRecordEndpoint<Query extends z.ZodObject>(
     },
   });
   type Valid = (target: 'param' | 'query') => { id: string } & z.output<Query>;
-  app.openapi(route, ((c: Context<AppEnv>) => {
+  app.openapi(route, (async (c: Context<AppEnv>) => {
     const valid = c.req.valid.bind(c.req) as unknown as Valid;
-    return endpoint.handle(c, valid('param').id, (endpoint.query ? valid('query') : {}) as z.output<Query>);
+    const query = (endpoint.query ? valid('query') : {}) as z.output<Query>;
+    // An id in another case than the one stored (see caseVariants): looked up again on a miss only.
+    const asGiven = valid('param').id;
+    const others = caseVariants(asGiven).slice(1);
+    try {
+      return await endpoint.handle(c, asGiven, query);
+    } catch (error) {
+      if (!(error instanceof EngineNotFoundError)) throw error;
+      for (const id of others) {
+        try {
+          return await endpoint.handle(c, id, query);
+        } catch (again) {
+          if (!(again instanceof EngineNotFoundError)) throw again;
+        }
+      }
+      throw error;
+    }
   }) as never);
 }
 

@@ -3,23 +3,26 @@
  * answers a fragment, or nothing when the parameter is absent, so builders read as a list.
  */
 import { F } from './fields.ts';
+import { caseVariants } from './ids.ts';
 import type { QueryDsl } from './search.query.ts';
 
 type Maybe<T> = T | undefined;
 
 const term = (field: string, value: string): QueryDsl => ({ term: { [field]: value } });
+/** An id in any case (see caseVariants): a `terms` of two or three values costs what a `term` does. */
+const idTerm = (field: string, id: string): QueryDsl => ({ terms: { [field]: caseVariants(id) } });
 
 /** Records linked to this taxonomy term (through their attributes). */
 export const taxonomyTermFilter = (id: Maybe<string>): Maybe<QueryDsl> =>
-  id === undefined ? undefined : term(F.taxonomyTermIds, id);
+  id === undefined ? undefined : idTerm(F.taxonomyTermIds, id);
 
 /** Records with any term from this taxonomy. */
 export const taxonomyFilter = (id: Maybe<string>): Maybe<QueryDsl> =>
-  id === undefined ? undefined : term(F.taxonomyIds, id);
+  id === undefined ? undefined : idTerm(F.taxonomyIds, id);
 
 /** Services (or service-at-locations) run by this organization. */
 export const organizationFilter = (id: Maybe<string>): Maybe<QueryDsl> =>
-  id === undefined ? undefined : term(F.organizationId, id);
+  id === undefined ? undefined : idTerm(F.organizationId, id);
 
 /** Records modified on or after this instant (RFC 3339; a date alone means its start, UTC). */
 export const modifiedAfterFilter = (instant: Maybe<string>): Maybe<QueryDsl> =>
@@ -27,11 +30,11 @@ export const modifiedAfterFilter = (instant: Maybe<string>): Maybe<QueryDsl> =>
 
 /** Taxonomy terms of this taxonomy. */
 export const taxonomyIdFilter = (id: Maybe<string>): Maybe<QueryDsl> =>
-  id === undefined ? undefined : term(F.taxonomyId, id);
+  id === undefined ? undefined : idTerm(F.taxonomyId, id);
 
 /** Taxonomy terms whose parent is this term. */
 export const parentFilter = (id: Maybe<string>): Maybe<QueryDsl> =>
-  id === undefined ? undefined : term(F.parentId, id);
+  id === undefined ? undefined : idTerm(F.parentId, id);
 
 /**
  * `top_only`: the specification's text is garbled ("terms that have not child terms"); it is read

@@ -13,16 +13,27 @@
  * - Name fields carry the highest boosts, so a name match ranks above a description match; the
  *   whole input as a phrase in a name adds more, so an exact name comes first.
  * - "Quoted phrases" must appear as phrases.
+ *
+ * Cost bounds (a search is the one request anyone can make expensive): the API refuses text over
+ * MAX_SEARCH_CHARS, and here at most MAX_SEARCH_WORDS words and MAX_SEARCH_PHRASES phrases become
+ * clauses. Typo forgiveness stops at MAX_FUZZY_WORD_CHARS letters: a fuzzy term builds a
+ * Levenshtein automaton over the whole token and walks the terms dictionary with it, so a
+ * 500-letter word cost 0.3-0.55 s of engine time against 13 ms for "food". No real word that
+ * long needs a typo forgiven; it still matches exactly, stemmed, which costs a term look-up. (The
+ * standard tokenizer cuts tokens at 255 characters, so exact terms stay bounded too.)
  */
 import type { QueryDsl } from './search.query.ts';
 
-/** Long inputs are cut rather than refused: a search box must never answer an error. */
+/** The API refuses longer text (a 400 naming `search`); the builders cut it, never fail. */
 export const MAX_SEARCH_CHARS = 500;
+/** Words beyond these are ignored (a pasted sentence still searches by its first words). */
 export const MAX_SEARCH_WORDS = 16;
 export const MAX_SEARCH_PHRASES = 4;
 
 /** One edit for words of five letters or more, none below (Lucene's AUTO:low,high). */
 export const TYPO_FUZZINESS = 'AUTO:5,100';
+/** Longer words match exactly only (see above); "internationalisation" has 20 letters. */
+export const MAX_FUZZY_WORD_CHARS = 24;
 
 export type ParsedSearch = {
   words: string[];
@@ -83,21 +94,25 @@ function wordQuery(word: string, fields: TextFields): QueryDsl {
             zero_terms_query: 'all',
           },
         },
-        {
-          multi_match: {
-            query: word,
-            fields: [...fields.fuzzy],
-            type: 'best_fields',
-            operator: 'and',
-            fuzziness: TYPO_FUZZINESS,
-            prefix_length: 0,
-            max_expansions: 50,
-            // Below an exact hit on the same field: a typo is a weaker signal than the word itself.
-            boost: 0.6,
-          },
-        },
+        ...(word.length > MAX_FUZZY_WORD_CHARS ? [] : [fuzzyWordQuery(word, fields)]),
         ...(fields.keywords ?? []).map((field) => ({ term: { [field]: { value: word } } })),
       ],
+    },
+  };
+}
+
+function fuzzyWordQuery(word: string, fields: TextFields): QueryDsl {
+  return {
+    multi_match: {
+      query: word,
+      fields: [...fields.fuzzy],
+      type: 'best_fields',
+      operator: 'and',
+      fuzziness: TYPO_FUZZINESS,
+      prefix_length: 0,
+      max_expansions: 50,
+      // Below an exact hit on the same field: a typo is a weaker signal than the word itself.
+      boost: 0.6,
     },
   };
 }

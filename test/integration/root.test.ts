@@ -27,10 +27,13 @@ describe('GET /', () => {
   });
 
   it('speaks the UK profile when configured', async () => {
-    const res = await createTestApp(engine, { HSDS_PROFILE: 'oruk' }).request('http://api.test/');
+    const res = await createTestApp(engine, { HSDS_PROFILE: 'oruk', PORT: '8080' }).request(
+      'http://api.test/',
+    );
     const body = (await res.json()) as { version: string; openapi_url: string };
     expect(body.version).toBe('HSDS-UK-3.0');
-    expect(body.openapi_url).toBe('http://api.test/openapi.json');
+    // Never the request's Host (see api-http-edges.test.ts): the address the server listens on.
+    expect(body.openapi_url).toBe('http://localhost:8080/openapi.json');
   });
 });
 

@@ -32,4 +32,23 @@ describe('loadConfig', () => {
   it('treats empty strings as unset, as .env files write them', () => {
     expect(loadConfig({ OPENSEARCH_URL: '', PUBLISHER_EMAIL: '' }).OPENSEARCH_URL).toBeUndefined();
   });
+
+  it('bounds request bodies at 64 KiB unless told otherwise', () => {
+    expect(loadConfig({}).MAX_BODY_BYTES).toBe(65536);
+    expect(loadConfig({ MAX_BODY_BYTES: '1048576' }).MAX_BODY_BYTES).toBe(1048576);
+    expect(() => loadConfig({ MAX_BODY_BYTES: '10' })).toThrow(/MAX_BODY_BYTES/);
+  });
+
+  it('reads TRUSTED_PROXIES as addresses and CIDR subnets, refusing anything else', () => {
+    expect(loadConfig({}).TRUSTED_PROXIES).toEqual([]);
+    expect(loadConfig({ TRUSTED_PROXIES: ' 10.0.0.0/8, 192.0.2.1 ,::1,fd00::/8' }).TRUSTED_PROXIES).toEqual([
+      '10.0.0.0/8',
+      '192.0.2.1',
+      '::1',
+      'fd00::/8',
+    ]);
+    for (const bad of ['proxy.example.org', '10.0.0.0/33', '10.0.0.1/8/1', '::1/129', '10.0.0.0/x']) {
+      expect(() => loadConfig({ TRUSTED_PROXIES: bad }), bad).toThrow(/TRUSTED_PROXIES/);
+    }
+  });
 });

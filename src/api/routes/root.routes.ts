@@ -9,6 +9,7 @@ import {
   problemSchema,
 } from '../problem.ts';
 import { apiInfo } from '../profile.ts';
+import { publicBaseUrl } from '../public-url.ts';
 
 const apiInfoSchema = z
   .object({
@@ -125,7 +126,10 @@ const unhealthy = (detail: string) =>
   problemResponse(new ApiProblem(503, detail, { type: 'unhealthy' }), undefined, { 'retry-after': '5' });
 
 export function registerRootRoutes(app: App) {
-  app.openapi(rootRoute, (c) => c.json(apiInfo(c.get('deps').config, c.req.url), 200));
+  app.openapi(rootRoute, (c) => {
+    const { config } = c.get('deps');
+    return c.json(apiInfo(config, publicBaseUrl(c, config)), 200);
+  });
 
   app.openapi(healthRoute, async (c) => {
     const { engine } = c.get('deps');

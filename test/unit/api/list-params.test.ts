@@ -32,6 +32,24 @@ describe('list parameters', () => {
     }
   });
 
+  it('refuse a modified_after day that does not exist, which Date.parse would roll over', () => {
+    const modifiedAfter = param.modifiedAfter();
+    for (const bad of ['2024-02-30', '2023-02-29', '2100-02-29', '2024-06-31', '2024-00-01', '2024-01-00']) {
+      expect(parse(modifiedAfter, bad).success, bad).toBe(false);
+      expect(parse(modifiedAfter, `${bad}T12:00:00Z`).success, bad).toBe(false);
+    }
+    for (const good of ['2024-02-29', '2000-02-29', '2023-02-28', '2024-12-31']) {
+      expect(parse(modifiedAfter, good).data, good).toBe(`${good}T00:00:00.000Z`);
+    }
+  });
+
+  it('refuse search text beyond 500 characters, saying the limit', () => {
+    expect(parse(param.search(), 'x'.repeat(500)).success).toBe(true);
+    expect(parse(param.search(), 'x'.repeat(501)).error?.issues[0]?.message).toBe(
+      'must be at most 500 characters',
+    );
+  });
+
   it('read days and times of the UK profile', () => {
     expect(parse(param.day(), 'monday').data).toBe('MO');
     expect(parse(param.day(), 'Fr').data).toBe('FR');

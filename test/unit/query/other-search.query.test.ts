@@ -19,8 +19,11 @@ describe('buildTaxonomyTermSearch', () => {
         "bool": {
           "filter": [
             {
-              "term": {
-                "taxonomy_id": "aaaaaaaa-0000-4000-8000-000000000001",
+              "terms": {
+                "taxonomy_id": [
+                  "aaaaaaaa-0000-4000-8000-000000000001",
+                  "AAAAAAAA-0000-4000-8000-000000000001",
+                ],
               },
             },
             {
@@ -35,8 +38,11 @@ describe('buildTaxonomyTermSearch', () => {
               },
             },
             {
-              "term": {
-                "parent_id": "aaaaaaaa-0000-4000-8000-000000000001",
+              "terms": {
+                "parent_id": [
+                  "aaaaaaaa-0000-4000-8000-000000000001",
+                  "AAAAAAAA-0000-4000-8000-000000000001",
+                ],
               },
             },
           ],
@@ -65,7 +71,9 @@ describe('buildTaxonomySearch', () => {
 describe('buildOrganizationSearch', () => {
   it('filters organizations by taxonomy and fetches direct fields for list items', () => {
     const request = buildOrganizationSearch({ taxonomyTermId: id }, 'list');
-    expect(request.query).toEqual({ bool: { filter: [{ term: { taxonomy_term_ids: id } }] } });
+    expect(request.query).toEqual({
+      bool: { filter: [{ terms: { taxonomy_term_ids: [id, id.toUpperCase()] } }] },
+    });
     expect(request.source).toContain('record.name');
     expect(request.source).not.toContain('record');
   });

@@ -52,18 +52,27 @@ describe('buildServiceSearch', () => {
         "bool": {
           "filter": [
             {
-              "term": {
-                "taxonomy_term_ids": "aaaaaaaa-0000-4000-8000-000000000001",
+              "terms": {
+                "taxonomy_term_ids": [
+                  "aaaaaaaa-0000-4000-8000-000000000001",
+                  "AAAAAAAA-0000-4000-8000-000000000001",
+                ],
               },
             },
             {
-              "term": {
-                "taxonomy_ids": "aaaaaaaa-0000-4000-8000-000000000002",
+              "terms": {
+                "taxonomy_ids": [
+                  "aaaaaaaa-0000-4000-8000-000000000002",
+                  "AAAAAAAA-0000-4000-8000-000000000002",
+                ],
               },
             },
             {
-              "term": {
-                "organization_id": "aaaaaaaa-0000-4000-8000-000000000003",
+              "terms": {
+                "organization_id": [
+                  "aaaaaaaa-0000-4000-8000-000000000003",
+                  "AAAAAAAA-0000-4000-8000-000000000003",
+                ],
               },
             },
             {

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { SERVICE_TEXT_FIELDS } from '../../../src/index-mapping/service-search.query.ts';
-import { MAX_SEARCH_WORDS, parseSearch, textQuery } from '../../../src/index-mapping/text.query.ts';
+import {
+  MAX_FUZZY_WORD_CHARS,
+  MAX_SEARCH_WORDS,
+  parseSearch,
+  textQuery,
+} from '../../../src/index-mapping/text.query.ts';
 
 describe('parseSearch', () => {
   it('splits words and quoted phrases', () => {
@@ -120,5 +125,15 @@ describe('textQuery', () => {
     };
     expect(query.bool.must[0]?.bool.minimum_should_match).toBe('75%');
     expect(query.bool.must[0]?.bool.should).toHaveLength(5);
+  });
+
+  it('forgives typos in words up to MAX_FUZZY_WORD_CHARS only: a longer word matches exactly, cheaply', () => {
+    const fuzzyClauses = (search: string) =>
+      JSON.stringify(textQuery(search, SERVICE_TEXT_FIELDS)).split('fuzziness').length - 1;
+    expect(fuzzyClauses('x'.repeat(MAX_FUZZY_WORD_CHARS))).toBe(1);
+    expect(fuzzyClauses('x'.repeat(MAX_FUZZY_WORD_CHARS + 1))).toBe(0);
+    expect(fuzzyClauses(`food ${'x'.repeat(400)} bank`)).toBe(2);
+    // The long word is still required, on the stemmed fields.
+    expect(JSON.stringify(textQuery('x'.repeat(500), SERVICE_TEXT_FIELDS))).toContain('x'.repeat(500));
   });
 });
