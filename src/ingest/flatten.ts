@@ -130,17 +130,16 @@ function countNested(value: unknown): number {
 }
 
 /** What a zod issue says, in words an operator can act on: the type found for a type error. */
-function issueReason(issue: z.core.$ZodIssue, emptied: ReadonlySet<string>): string {
-  const input = (issue as { input?: unknown }).input;
-  if (issue.code === 'invalid_type') {
-    if (input === undefined) {
-      const field = issue.path[0];
-      return typeof field === 'string' && emptied.has(field)
-        ? 'required field is empty'
-        : 'required field is missing';
-    }
-    return `expected ${issue.expected}, got ${describeValue(input)}`;
+// zod reports no input unless asked (and asking costs every parse): the value comes from the record.
+function issueReason(issue: z.core.$ZodIssue, input: unknown, emptied: ReadonlySet<string>): string {
+  // An enum reports a missing value as a bad option: a missing field is said so, whatever its type.
+  if (input === undefined && issue.path.length === 1) {
+    const field = issue.path[0];
+    return typeof field === 'string' && emptied.has(field)
+      ? 'required field is empty'
+      : 'required field is missing';
   }
+  if (issue.code === 'invalid_type') return `expected ${issue.expected}, got ${describeValue(input)}`;
   return issue.message;
 }
 
@@ -170,13 +169,28 @@ function zodIssues(
         (p, part) => joinPath(p, typeof part === 'number' ? part : String(part)),
         path,
       ),
-      reason: issueReason(issue, emptied),
+      reason: issueReason(issue, value, emptied),
       ...(value !== undefined && issue.code !== 'invalid_type' ? { value: describeValue(value) } : {}),
     };
   });
 }
 
 const noFields: ReadonlySet<string> = new Set();
+
+/**
+ * A record's repairs and dropped fields as one list: a field repaired and then dropped anyway is
+ * one note, dropped, showing the value as published.
+ */
+function combineRepairs(repairs: readonly Repair[] | undefined, dropped: readonly Repair[]): Repair[] {
+  if (!repairs) return dropped as Repair[];
+  if (dropped.length === 0) return repairs as Repair[];
+  const found = new Map(repairs.map((r) => [r.field, r.found]));
+  const droppedFields = new Set(dropped.map((d) => d.field));
+  return [
+    ...repairs.filter((r) => !droppedFields.has(r.field)),
+    ...dropped.map((d) => (found.has(d.field) ? { ...d, found: found.get(d.field) } : d)),
+  ];
+}
 
 /** The notes of a record's repairs: info for a value changed, warning for a field dropped. */
 function repairNotes(
@@ -186,7 +200,7 @@ function repairNotes(
 ): Issue[] {
   return repairs.map((repair) => ({
     severity: repair.severity,
-    kind: repair.severity === 'warning' ? 'dropped-field' : 'repaired',
+    kind: repair.action.includes('dropped') ? 'dropped-field' : 'repaired',
     ...base,
     path: joinPath(path, repair.field),
     reason: repair.action,
@@ -214,7 +228,7 @@ function validate(schema: z.ZodObject, fields: Fields, strict: boolean): Validat
     if (typeof field !== 'string' || !(shape instanceof z.ZodOptional) || fields[field] === undefined) {
       return { ok: false, error: first.error, fields };
     }
-    if (!drop.has(field)) drop.set(field, issueReason(issue, noFields));
+    if (!drop.has(field)) drop.set(field, issueReason(issue, valueAt(fields, issue.path), noFields));
   }
   const kept: Fields = { ...fields };
   const dropped: Repair[] = [];
@@ -355,8 +369,7 @@ function visit(
     return undefined;
   }
   const flat: FlatRecord = { type, id: id!, record: result.data, external: [], path, notes: [] };
-  if (repairs) flat.notes.push(...repairNotes(repairs, base, path));
-  if (result.dropped.length > 0) flat.notes.push(...repairNotes(result.dropped, base, path));
+  flat.notes.push(...repairNotes(combineRepairs(repairs, result.dropped), base, path));
   checkGeography(flat, walk.source);
   walk.records.push(flat);
 
@@ -464,8 +477,7 @@ export function flattenRow(
     };
   }
   const flat: FlatRecord = { type, id: id!, record: result.data, external: [], path: '', notes: [] };
-  if (repairs) flat.notes.push(...repairNotes(repairs, base, ''));
-  if (result.dropped.length > 0) flat.notes.push(...repairNotes(result.dropped, base, ''));
+  flat.notes.push(...repairNotes(combineRepairs(repairs, result.dropped), base, ''));
   checkGeography(flat, source);
   flat.external = outgoingLinksOf(type, flat.record);
   return { records: [flat], issues: [], rejected: [] };

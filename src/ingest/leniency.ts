@@ -4,7 +4,9 @@
  * record (nested items and tabular rows) unless the import is `strict`.
  *
  * The policy (the README's "How imports treat messy data" says the same for operators):
- * - `""` and whitespace-only values are absent, like `null`;
+ * - `""` and whitespace-only values are absent, like `null`; but a required text field (a name, a
+ *   description, an address's `country`) that is blank in JSON is kept as `""`, which HSDS JSON
+ *   allows, with a warning: rejecting it would lose the record and everything nested in it;
  * - strings are trimmed of Unicode spaces and zero-width characters; in e-mails and ids, where no
  *   space can belong, they are removed wherever they are (and `mailto:` too); long free text
  *   (`description`, `*_description`, `notes`, `alert`) is kept as published unless blank;
@@ -76,9 +78,10 @@ function kindOf(name: string, field: z.ZodType): FieldKind {
     };
   }
   if (schema instanceof z.ZodNumber) return { kind: 'number' };
-  if (schema instanceof z.ZodString) {
-    const format = (schema as { format?: string | null }).format;
-    const byFormat = format ? formatKinds[format] : undefined;
+  // String formats (z.email(), z.url()...) are string schemas of their own classes, not ZodString.
+  const def = schema._zod.def as { type: string; format?: string };
+  if (def.type === 'string') {
+    const byFormat = def.format ? formatKinds[def.format] : undefined;
     if (byFormat) return byFormat;
     const typed = tabularTypedFields[name];
     if (typed) return { kind: typed };
@@ -87,15 +90,25 @@ function kindOf(name: string, field: z.ZodType): FieldKind {
   return { kind: 'any' };
 }
 
-type Plan = { fields: ReadonlyMap<string, FieldKind>; names: readonly string[] };
+type Plan = {
+  fields: ReadonlyMap<string, FieldKind>;
+  names: readonly string[];
+  /** Required plain-text fields: `""` is valid there, so a blank one is kept as `""` (JSON). */
+  requiredText: ReadonlySet<string>;
+};
 
 const plans = new Map<RecordType, Plan>(
   recordTypes.map((type) => {
     const fields = new Map<string, FieldKind>();
+    const requiredText = new Set<string>();
     for (const [name, field] of Object.entries(recordSchemas[type].shape)) {
-      fields.set(name, kindOf(name, field as z.ZodType));
+      const kind = kindOf(name, field as z.ZodType);
+      fields.set(name, kind);
+      if (!(field instanceof z.ZodOptional) && (kind.kind === 'text' || kind.kind === 'prose')) {
+        requiredText.add(name);
+      }
     }
-    return [type, { fields, names: [...fields.keys()] }];
+    return [type, { fields, names: [...fields.keys()], requiredText }];
   }),
 );
 
@@ -299,11 +312,12 @@ function repairValue(kind: FieldKind, value: unknown, json: boolean): { value: u
     trimmed = s !== value;
   }
   if (s === '') return { value: undefined, action: 'empty, read as absent' };
+  const spaces = kind.kind === 'email' || kind.kind === 'uuid' ? 'spaces removed' : 'trimmed of spaces';
   const done = (out: unknown, action: string) => ({
     value: out,
-    action: trimmed ? `trimmed of spaces, ${action}` : action,
+    action: trimmed ? `${spaces}, ${action}` : action,
   });
-  const asIs = () => (trimmed ? { value: s, action: 'trimmed of spaces' } : { value });
+  const asIs = () => (trimmed ? { value: s, action: spaces } : { value });
   switch (kind.kind) {
     case 'enum': {
       if (kind.values.has(s)) return asIs();
@@ -364,6 +378,7 @@ export function applyLeniency(
     const value = fields[key];
     const kind = plan.fields.get(key);
     if (kind === undefined) {
+      if (nestedKeys.has(key)) continue;
       const meant = lookalikeOf(type, key, nestedKeys);
       if (meant !== undefined) {
         delete fields[key];
@@ -382,6 +397,12 @@ export function applyLeniency(
     if (kind.kind === 'any') continue;
     const repaired = repairValue(kind, value, json);
     if (repaired.action === undefined) continue;
+    if (repaired.value === undefined && json && plan.requiredText.has(key)) {
+      // HSDS JSON allows `""` in a required string: the record is kept, and the gap reported.
+      fields[key] = '';
+      note(key, value, 'required field is empty: kept as ""', 'warning');
+      continue;
+    }
     if (repaired.value === undefined) delete fields[key];
     else fields[key] = repaired.value;
     note(key, value, repaired.action);
