@@ -434,16 +434,19 @@ export async function importSource(
         progress.items += 1;
         // A record rejected again (an organization nested in every service) is counted and
         // reported once, at its first occurrence.
-        const again = new Set(
-          itemFlattened.rejected
-            .filter((r) => log.wasRejected(r.type, r.id))
-            .map((r) => recordKey(r.type, r.id!)),
-        );
+        const again =
+          itemFlattened.rejected.length === 0
+            ? undefined
+            : new Set(
+                itemFlattened.rejected
+                  .filter((r) => log.wasRejected(r.type, r.id))
+                  .map((r) => recordKey(r.type, r.id!)),
+              );
         for (const issue of itemFlattened.issues) {
           if (
             issue.record_id &&
             issue.record_type &&
-            again.has(recordKey(issue.record_type, issue.record_id))
+            again?.has(recordKey(issue.record_type, issue.record_id))
           )
             continue;
           await log.add(issue);
