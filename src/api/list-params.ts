@@ -98,9 +98,19 @@ const stringParam = (description: string, max?: number) =>
     : z.string({ error: 'must be a string' }).max(max, { error: `must be at most ${max} characters` })
   ).openapi({ description });
 
+// An empty value means absent, as HTML forms send them (`?search=&taxonomy_id=&page=`) and as JSON
+// bodies built from forms do (`"page": ""`): such a parameter filters nothing and gets its default.
+const isBlank = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+const blankIsAbsent =
+  <Args extends unknown[], Schema extends z.ZodType>(build: (...args: Args) => Schema) =>
+  (...args: Args) => {
+    const schema = build(...args);
+    return z.preprocess(isBlank, schema.optional()).openapi(schema.meta() ?? {});
+  };
+
 // Descriptions follow the specification's parameters (schema/openapi.json components), corrected
 // where they are wrong (`minimal` speaks of `modified_date`; the field is `last_modified`).
-export const param = {
+const builders = {
   search: () =>
     stringParam(
       `Full text search. Words match names (service, organization, taxonomy terms) and descriptions, with English stemming and one typo forgiven in names for words of five to ${MAX_FUZZY_WORD_CHARS} characters; "quoted phrases" must match as phrases. Any text up to ${MAX_SEARCH_CHARS} characters is accepted (longer is a 400); words beyond the first ${MAX_SEARCH_WORDS} are ignored.`,
@@ -182,6 +192,20 @@ export const param = {
     timeParam('Return services with a start time (opens_at) of at least the specified value (HH:MM).'),
   endTime: () =>
     timeParam('Return services with an end time (closes_at) equal to or below the specified value (HH:MM).'),
+};
+
+type Builders = typeof builders;
+
+/** Each list parameter; an empty value is absent. */
+export const param = Object.fromEntries(
+  Object.entries(builders).map(([name, build]) => [
+    name,
+    blankIsAbsent(build as (...args: unknown[]) => z.ZodType),
+  ]),
+) as unknown as {
+  [Name in keyof Builders]: (
+    ...args: Parameters<Builders[Name]>
+  ) => z.ZodType<z.output<ReturnType<Builders[Name]>> | undefined>;
 };
 
 const dayCodes: Record<string, string> = {

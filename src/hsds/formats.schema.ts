@@ -20,16 +20,29 @@ export const emailString = () => z.email({ error: 'Invalid email address' });
 /** `format: date-time` (RFC 3339): date, `T`, time with seconds, and `Z` or a numeric offset. */
 export const dateTimeString = () => z.iso.datetime({ offset: true, error: 'Invalid date-time (RFC 3339)' });
 
-/** Tabular type `date` (the JSON Schema leaves these unformatted; the data package types them): YYYY-MM-DD. */
-export const dateString = () => z.iso.date({ error: 'Invalid date (YYYY-MM-DD)' });
+/**
+ * A field the HSDS 3.1 JSON Schema leaves a plain string while the tabular form (the data package)
+ * types it as a `date`: `assured_date`, `valid_from`, `dtstart`... JSON accepts any string here
+ * (`"January 2021"` is schema-valid 3.1 JSON), so the JSON schemas do too; tabular rows are
+ * validated with `tabularDateString` (see `tabularTypedFields` in tabular.schema.ts).
+ */
+export const dateString = () => z.string();
+
+/** Tabular type `date`: YYYY-MM-DD. */
+export const tabularDateString = () => z.iso.date({ error: 'Invalid date (YYYY-MM-DD)' });
 
 // HH:MM with optional seconds and fraction, optionally followed by `Z` or an offset. The schedule
 // descriptions ask for HH:MM "with timezone information" (e.g. 09:00-05:00) while the official
 // examples use 10:00:00 with none, so both are accepted.
 const timePattern = /^(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)?$/;
 
+export const isTabularTime = (value: string) => timePattern.test(value);
+
+/** `opens_at`, `closes_at`: a plain string in 3.1 JSON (`"9:00am"` is schema-valid), like `dateString`. */
+export const timeString = () => z.string();
+
 /** Tabular type `time`: HH:MM[:SS[.fff]] with optional `Z` or UTC offset. */
 // No `format: 'time'` in the document: JSON Schema's time format demands a UTC offset, while the
 // official HSDS schema declares none and its examples use plain '10:00:00'.
-export const timeString = () =>
+export const tabularTimeString = () =>
   z.string().regex(timePattern, { error: 'Invalid time (HH:MM[:SS] with optional offset)' });

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { tabularDateString, tabularTimeString } from './formats.schema.ts';
 import { type RecordType, recordSchemas, recordTypes } from './records.schema.ts';
 
 /** The file of each table in an HSDS tabular data package (the `path` of the official schemas). */
@@ -71,9 +72,42 @@ const requireKeys = (schema: z.ZodObject, keys: readonly string[]): z.ZodObject 
         Object.fromEntries(keys.map((key) => [key, unwrapOptional(schema.shape[key] as z.ZodType)])),
       );
 
-/** Each table's row schema: the direct-field schema with `tabularRequired` made required. */
+/**
+ * Fields the official schema leaves plain strings in JSON but the data package types (its
+ * `datapackage_type` is `date` or `time` with no JSON `format`): the tabular form validates them.
+ */
+export const tabularTypedFields: Readonly<Record<string, 'date' | 'time'>> = {
+  assured_date: 'date',
+  valid_from: 'date',
+  valid_to: 'date',
+  dtstart: 'date',
+  until: 'date',
+  last_action_date: 'date',
+  opens_at: 'time',
+  closes_at: 'time',
+};
+
+// Typing a field keeps it optional or required as it was.
+const typeTabularFields = (schema: z.ZodObject): z.ZodObject => {
+  const typed: Record<string, z.ZodType> = {};
+  for (const [key, field] of Object.entries(schema.shape)) {
+    const kind = tabularTypedFields[key];
+    if (!kind) continue;
+    const base = kind === 'date' ? tabularDateString() : tabularTimeString();
+    typed[key] = field instanceof z.ZodOptional ? base.optional() : base;
+  }
+  return Object.keys(typed).length === 0 ? schema : schema.extend(typed);
+};
+
+/**
+ * Each table's row schema: the direct-field schema with `tabularRequired` made required and the
+ * `tabularTypedFields` typed.
+ */
 export const tabularRecordSchemas = Object.fromEntries(
-  recordTypes.map((type) => [type, requireKeys(recordSchemas[type], tabularRequired[type])]),
+  recordTypes.map((type) => [
+    type,
+    typeTabularFields(requireKeys(recordSchemas[type], tabularRequired[type])),
+  ]),
 ) as Record<RecordType, z.ZodObject>;
 
 /** The record type stored in a data package file, e.g. `services.csv` → `service`. */

@@ -5,6 +5,7 @@
  */
 import type { OrganizationNested } from '../hsds/index.ts';
 import type { OrganizationDocument } from './documents.ts';
+import { toSearchText } from './search-text.ts';
 import { toTermRefs } from './service.document.ts';
 
 /** What an organization's services contribute: their ids and taxonomy links. */
@@ -31,9 +32,9 @@ export function toOrganizationDocument(
   const own = toTermRefs(organization.attributes);
   return {
     id: organization.id,
-    name: organization.name,
-    ...(organization.alternate_name ? { alternate_name: organization.alternate_name } : {}),
-    ...(organization.description ? { description: organization.description } : {}),
+    name: toSearchText(organization.name),
+    ...(organization.alternate_name ? { alternate_name: toSearchText(organization.alternate_name) } : {}),
+    ...(organization.description ? { description: toSearchText(organization.description) } : {}),
     service_ids: union(services.service_ids),
     taxonomy_term_ids: union(own.ids, services.taxonomy_term_ids),
     taxonomy_ids: union(own.taxonomyIds, services.taxonomy_ids),

@@ -10,6 +10,7 @@ import type {
   ServiceFull,
 } from '../hsds/index.ts';
 import type { GeoPoint, ServiceDocument } from './documents.ts';
+import { toSearchText } from './search-text.ts';
 
 type ServiceSearchFields = Omit<ServiceDocument, 'id' | 'location_points' | 'record'>;
 
@@ -87,11 +88,11 @@ export function toServiceSearchFields(
 ): ServiceSearchFields {
   const terms = toTermRefs(service.attributes, options.extraAttributes);
   return omitUndefined({
-    name: service.name,
-    alternate_name: service.alternate_name,
-    description: service.description,
-    organization_name: service.organization?.name,
-    taxonomy_term_names: terms.names,
+    name: toSearchText(service.name),
+    alternate_name: toSearchText(service.alternate_name),
+    description: toSearchText(service.description),
+    organization_name: toSearchText(service.organization?.name),
+    taxonomy_term_names: terms.names.map((name) => toSearchText(name)),
     organization_id: service.organization_id ?? service.organization?.id,
     program_id: service.program_id ?? service.program?.id,
     taxonomy_term_ids: terms.ids,

@@ -4,12 +4,13 @@
  */
 import type { TaxonomyFull, TaxonomyTermFull } from '../hsds/index.ts';
 import type { TaxonomyDocument, TaxonomyTermDocument } from './documents.ts';
+import { toSearchText } from './search-text.ts';
 
 export function toTaxonomyDocument(taxonomy: TaxonomyFull): TaxonomyDocument {
   return {
     id: taxonomy.id,
-    name: taxonomy.name,
-    ...(taxonomy.description ? { description: taxonomy.description } : {}),
+    name: toSearchText(taxonomy.name),
+    ...(taxonomy.description ? { description: toSearchText(taxonomy.description) } : {}),
     record: taxonomy as Record<string, unknown>,
   };
 }
@@ -23,8 +24,8 @@ export function toTaxonomyTermDocument(
   const taxonomyId = term.taxonomy_id ?? detail?.id;
   return {
     id: term.id,
-    name: term.name,
-    ...(term.description ? { description: term.description } : {}),
+    name: toSearchText(term.name),
+    ...(term.description ? { description: toSearchText(term.description) } : {}),
     ...(term.code ? { code: term.code } : {}),
     ...(taxonomyId ? { taxonomy_id: taxonomyId } : {}),
     ...(term.parent_id ? { parent_id: term.parent_id } : {}),

@@ -5,17 +5,21 @@
  *
  * Rules:
  * - `null` is read as "no value" (many HSDS APIs emit nulls the schemas do not allow);
+ * - unless the import is strict, every record goes through the leniency policy (leniency.ts)
+ *   before validation, and an invalid optional field is dropped with a warning and the record
+ *   kept; a missing or invalid required field (an id, a name) still rejects it;
  * - nesting implies the parent link when the child does not state it (`phone.service_id`);
  * - a record that fails validation is skipped with the records nested in it, and every failure
- *   is reported with its field path;
+ *   is reported with its field path and the value found;
  * - a service area's GeoJSON extent is checked and repaired; an unusable extent is reported and
  *   the area is kept without geometry (it then plays no part in coverage);
  * - a location with coordinates out of range is kept and reported; it gets no map point.
  */
-import type { z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { parseExtent } from '../geo/extent.ts';
 import { type RecordType, recordSchemas, tabularRecordSchemas } from '../hsds/index.ts';
 import type { AreaGeometry } from '../index-mapping/service-at-location.document.ts';
+import { applyLeniency, asRecordList, describeValue, type Repair } from './leniency.ts';
 import {
   childLinks,
   hasAttributes,
@@ -40,7 +44,10 @@ export type IssueKind =
   // Old versions and odd packaging (src/ingest/migrate, sources/text-encoding.ts).
   | 'migrated'
   | 'encoding'
-  | 'placeholder';
+  | 'placeholder'
+  /** The leniency policy changed a value (info) or dropped a field (warning); the record is kept. */
+  | 'repaired'
+  | 'dropped-field';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -55,6 +62,8 @@ export type Issue = {
   /** Where in the source item: `service_at_locations[0].location.latitude`. */
   path: string;
   reason: string;
+  /** The value found, when the issue is about one: `string "www.example.org"`, `number 3`. */
+  value?: string;
 };
 
 /** A link to a record the item itself does not contain: checked against the store at the end. */
@@ -78,8 +87,15 @@ export type FlatRecord = {
   notes: Issue[];
 };
 
-/** `rejected`: the type of each record that failed validation (skipped with what it nests). */
-export type Flattened = { records: FlatRecord[]; issues: Issue[]; rejected: RecordType[] };
+/** A record that failed validation (skipped with what it nests); its id when it had a usable one. */
+export type Rejected = { type: RecordType; id?: string };
+
+export type Flattened = { records: FlatRecord[]; issues: Issue[]; rejected: Rejected[] };
+
+export type FlattenOptions = {
+  /** Validate records as published: no leniency, an invalid optional field rejects its record. */
+  strict?: boolean;
+};
 
 type Fields = Record<string, unknown>;
 
@@ -117,25 +133,126 @@ function countNested(value: unknown): number {
   return n;
 }
 
+/** What a zod issue says, in words an operator can act on: the type found for a type error. */
+// zod reports no input unless asked (and asking costs every parse): the value comes from the record.
+function issueReason(issue: z.core.$ZodIssue, input: unknown, emptied: ReadonlySet<string>): string {
+  // An enum reports a missing value as a bad option: a missing field is said so, whatever its type.
+  if (input === undefined && issue.path.length === 1) {
+    const field = issue.path[0];
+    return typeof field === 'string' && emptied.has(field)
+      ? 'required field is empty'
+      : 'required field is missing';
+  }
+  if (issue.code === 'invalid_type') return `expected ${issue.expected}, got ${describeValue(input)}`;
+  return issue.message;
+}
+
+const valueAt = (fields: Fields, path: readonly PropertyKey[]): unknown => {
+  let value: unknown = fields;
+  for (const part of path) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[part];
+  }
+  return value;
+};
+
 function zodIssues(
   error: z.ZodError,
   base: Omit<Issue, 'path' | 'reason' | 'severity' | 'kind'>,
   path: string,
+  fields: Fields,
+  emptied: ReadonlySet<string> = noFields,
 ): Issue[] {
-  return error.issues.map((issue) => ({
-    severity: 'error',
-    kind: 'invalid',
+  return error.issues.map((issue) => {
+    const value = valueAt(fields, issue.path);
+    return {
+      severity: 'error',
+      kind: 'invalid',
+      ...base,
+      path: issue.path.reduce<string>(
+        (p, part) => joinPath(p, typeof part === 'number' ? part : String(part)),
+        path,
+      ),
+      reason: issueReason(issue, value, emptied),
+      ...(value !== undefined && issue.code !== 'invalid_type' ? { value: describeValue(value) } : {}),
+    };
+  });
+}
+
+const noFields: ReadonlySet<string> = new Set();
+
+/**
+ * A record's repairs and dropped fields as one list: a field repaired and then dropped anyway is
+ * one note, dropped, showing the value as published.
+ */
+function combineRepairs(repairs: readonly Repair[] | undefined, dropped: readonly Repair[]): Repair[] {
+  if (!repairs) return dropped as Repair[];
+  if (dropped.length === 0) return repairs as Repair[];
+  const found = new Map(repairs.map((r) => [r.field, r.found]));
+  const droppedFields = new Set(dropped.map((d) => d.field));
+  return [
+    ...repairs.filter((r) => !droppedFields.has(r.field)),
+    ...dropped.map((d) => (found.has(d.field) ? { ...d, found: found.get(d.field) } : d)),
+  ];
+}
+
+/** The notes of a record's repairs: info for a value changed, warning for a field dropped. */
+function repairNotes(
+  repairs: readonly Repair[],
+  base: Omit<Issue, 'path' | 'reason' | 'severity' | 'kind'>,
+  path: string,
+): Issue[] {
+  return repairs.map((repair) => ({
+    severity: repair.severity,
+    kind: repair.action.includes('dropped') ? 'dropped-field' : 'repaired',
     ...base,
-    path: issue.path.reduce<string>(
-      (p, part) => joinPath(p, typeof part === 'number' ? part : String(part)),
-      path,
-    ),
-    reason:
-      issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined
-        ? 'required field is missing'
-        : issue.message,
+    path: joinPath(path, repair.field),
+    reason: repair.action,
+    value: describeValue(repair.found),
   }));
 }
+
+type Validated =
+  | { ok: true; data: Fields; dropped: Repair[] }
+  | { ok: false; error: z.ZodError; fields: Fields };
+
+/**
+ * Validates a record; unless strict, an invalid optional field is dropped and the rest validated
+ * again (the record is kept). Valid records pay one parse, as before.
+ */
+function validate(schema: z.ZodObject, fields: Fields, strict: boolean): Validated {
+  const first = schema.safeParse(fields);
+  if (first.success) return { ok: true, data: first.data as Fields, dropped: [] };
+  if (strict) return { ok: false, error: first.error, fields };
+  const drop = new Map<string, string>();
+  for (const issue of first.error.issues) {
+    const field = issue.path[0];
+    const shape = typeof field === 'string' ? schema.shape[field] : undefined;
+    // A required field, or an issue about the record as a whole: the record cannot be kept.
+    if (typeof field !== 'string' || !(shape instanceof z.ZodOptional) || fields[field] === undefined) {
+      return { ok: false, error: first.error, fields };
+    }
+    if (!drop.has(field)) drop.set(field, issueReason(issue, valueAt(fields, issue.path), noFields));
+  }
+  const kept: Fields = { ...fields };
+  const dropped: Repair[] = [];
+  for (const [field, reason] of drop) {
+    dropped.push({
+      field,
+      found: fields[field],
+      action: `${reason}: dropped, the record is kept`,
+      severity: 'warning',
+    });
+    delete kept[field];
+  }
+  const second = schema.safeParse(kept);
+  return second.success
+    ? { ok: true, data: second.data as Fields, dropped }
+    : { ok: false, error: first.error, fields };
+}
+
+const emptiedFields = (repairs: readonly Repair[] | undefined): ReadonlySet<string> =>
+  repairs ? new Set(repairs.filter((r) => r.action.startsWith('empty')).map((r) => r.field)) : noFields;
 
 /** Checks what a record's own fields say beyond the schema: geometry and coordinates. */
 function checkGeography(flat: FlatRecord, source: string): void {
@@ -193,7 +310,13 @@ function checkGeography(flat: FlatRecord, source: string): void {
   }
 }
 
-type Walk = { source: string; records: FlatRecord[]; issues: Issue[]; rejected: RecordType[] };
+type Walk = {
+  source: string;
+  strict: boolean;
+  records: FlatRecord[];
+  issues: Issue[];
+  rejected: Rejected[];
+};
 
 function visit(
   walk: Walk,
@@ -209,9 +332,9 @@ function visit(
       source: walk.source,
       record_type: type,
       path,
-      reason: `expected an object, got ${Array.isArray(value) ? 'an array' : typeof value}`,
+      reason: `expected an object, got ${Array.isArray(value) ? 'an array' : describeValue(value)}`,
     });
-    walk.rejected.push(type);
+    walk.rejected.push({ type });
     return undefined;
   }
   const keys = nestedKeysCached(type);
@@ -229,12 +352,13 @@ function visit(
     fields.service_id = value.service.id;
   }
 
+  const repairs = walk.strict ? undefined : applyLeniency(type, fields, true, keys);
   const id = typeof fields.id === 'string' ? fields.id : undefined;
-  const result = recordSchemas[type].safeParse(fields);
-  if (!result.success) {
-    const base = { source: walk.source, record_type: type, ...(id ? { record_id: id } : {}) };
-    walk.issues.push(...zodIssues(result.error, base, path));
-    walk.rejected.push(type);
+  const result = validate(recordSchemas[type], fields, walk.strict);
+  const base = { source: walk.source, record_type: type, ...(id ? { record_id: id } : {}) };
+  if (!result.ok) {
+    walk.issues.push(...zodIssues(result.error, base, path, result.fields, emptiedFields(repairs)));
+    walk.rejected.push({ type, ...(id ? { id } : {}) });
     let skipped = 0;
     for (const key of keys) skipped += countNested(value[key]);
     if (skipped > 0) {
@@ -248,13 +372,22 @@ function visit(
     }
     return undefined;
   }
-  const flat: FlatRecord = { type, id: id!, record: result.data as Fields, external: [], path, notes: [] };
+  const flat: FlatRecord = { type, id: id!, record: result.data, external: [], path, notes: [] };
+  flat.notes.push(...repairNotes(combineRepairs(repairs, result.dropped), base, path));
   checkGeography(flat, walk.source);
   walk.records.push(flat);
 
+  const listOf = (key: string): unknown[] | undefined => {
+    const children = value[key];
+    if (Array.isArray(children)) return children;
+    if (children === undefined || children === null || walk.strict) return undefined;
+    const { list, action, severity } = asRecordList(children);
+    flat.notes.push(...repairNotes([{ field: key, found: children, action, severity }], base, path));
+    return list;
+  };
   for (const link of childLinks[type] ?? []) {
-    const children = value[link.key];
-    if (!Array.isArray(children)) continue;
+    const children = listOf(link.key);
+    if (!children) continue;
     children.forEach((child, i) => {
       visit(walk, link.type, child, joinPath(joinPath(path, link.key), i), { [link.field]: id });
     });
@@ -263,24 +396,27 @@ function visit(
     const nested = value[ref.key];
     if (isPlainObject(nested)) visit(walk, ref.type, nested, joinPath(path, ref.key), {});
   }
-  if (hasAttributes(type) && Array.isArray(value.attributes)) {
-    value.attributes.forEach((attribute, i) => {
+  const attributes = hasAttributes(type) ? listOf('attributes') : undefined;
+  if (attributes) {
+    attributes.forEach((attribute, i) => {
       visit(walk, 'attribute', attribute, joinPath(joinPath(path, 'attributes'), i), {
         link_id: id,
         link_entity: type,
       });
     });
   }
-  if (hasMetadata(type) && Array.isArray(value.metadata)) {
-    value.metadata.forEach((metadata, i) => {
+  const metadata = hasMetadata(type) ? listOf('metadata') : undefined;
+  if (metadata) {
+    metadata.forEach((metadata, i) => {
       visit(walk, 'metadata', metadata, joinPath(joinPath(path, 'metadata'), i), {
         resource_id: id,
         resource_type: type,
       });
     });
   }
-  if (type === 'organization' && Array.isArray(value.services)) {
-    value.services.forEach((service, i) => {
+  const services = type === 'organization' ? listOf('services') : undefined;
+  if (services) {
+    services.forEach((service, i) => {
       visit(walk, 'service', service, joinPath(joinPath(path, 'services'), i), { organization_id: id });
     });
   }
@@ -310,8 +446,13 @@ function findExternalLinks(records: FlatRecord[]): void {
  * Flattens one nested item of the given type (a service, an organization with or without
  * services, a taxonomy, a term...) into records.
  */
-export function flattenNested(type: RecordType, item: unknown, source: string): Flattened {
-  const walk: Walk = { source, records: [], issues: [], rejected: [] };
+export function flattenNested(
+  type: RecordType,
+  item: unknown,
+  source: string,
+  options: FlattenOptions = {},
+): Flattened {
+  const walk: Walk = { source, strict: options.strict ?? false, records: [], issues: [], rejected: [] };
   visit(walk, type, item, '', {});
   findExternalLinks(walk.records);
   return { records: walk.records, issues: walk.issues, rejected: walk.rejected };
@@ -321,21 +462,26 @@ export function flattenNested(type: RecordType, item: unknown, source: string): 
  * Validates one row of a tabular data package (already coerced: numbers are numbers, empty cells
  * absent) against its table's tabular schema, which also requires the parent ids.
  */
-export function flattenRow(type: RecordType, row: Fields, source: string): Flattened {
+export function flattenRow(
+  type: RecordType,
+  row: Fields,
+  source: string,
+  options: FlattenOptions = {},
+): Flattened {
+  const strict = options.strict ?? false;
+  const repairs = strict ? undefined : applyLeniency(type, row, false, noFields);
   const id = typeof row.id === 'string' ? row.id : undefined;
-  const result = tabularRecordSchemas[type].safeParse(row);
-  if (!result.success) {
-    const base = { source, record_type: type, ...(id ? { record_id: id } : {}) };
-    return { records: [], issues: zodIssues(result.error, base, ''), rejected: [type] };
+  const result = validate(tabularRecordSchemas[type], row, strict);
+  const base = { source, record_type: type, ...(id ? { record_id: id } : {}) };
+  if (!result.ok) {
+    return {
+      records: [],
+      issues: zodIssues(result.error, base, '', result.fields, emptiedFields(repairs)),
+      rejected: [{ type, ...(id ? { id } : {}) }],
+    };
   }
-  const flat: FlatRecord = {
-    type,
-    id: id!,
-    record: result.data as Fields,
-    external: [],
-    path: '',
-    notes: [],
-  };
+  const flat: FlatRecord = { type, id: id!, record: result.data, external: [], path: '', notes: [] };
+  flat.notes.push(...repairNotes(combineRepairs(repairs, result.dropped), base, ''));
   checkGeography(flat, source);
   flat.external = outgoingLinksOf(type, flat.record);
   return { records: [flat], issues: [], rejected: [] };

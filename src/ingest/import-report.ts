@@ -13,7 +13,7 @@ import type { Issue, Severity } from './flatten.ts';
 
 export type SourceKind = 'json' | 'tabular' | 'remote';
 
-export type TypeCounts = { imported: number; rejected: number; duplicates: number };
+export type TypeCounts = { imported: number; repaired: number; rejected: number; duplicates: number };
 
 export type ImportSummary = {
   source: string;
@@ -24,7 +24,9 @@ export type ImportSummary = {
   items: number;
   /** Distinct records written to the records store. */
   records: number;
-  /** Records that failed validation (each skipped with what it nests). */
+  /** Of `records`, those the leniency policy repaired (a value changed or an optional field dropped). */
+  repaired: number;
+  /** Distinct records that failed validation (each skipped with what it nests). */
   rejected: number;
   /** Ids met again with different content (the last one is kept). */
   duplicates: number;
@@ -71,6 +73,7 @@ export class IssueLog {
       started_at: new Date().toISOString(),
       items: 0,
       records: 0,
+      repaired: 0,
       rejected: 0,
       duplicates: 0,
       dangling_references: 0,
@@ -84,7 +87,7 @@ export class IssueLog {
   typeCounts(type: string): TypeCounts {
     let counts = this.summary.by_type[type];
     if (!counts) {
-      counts = { imported: 0, rejected: 0, duplicates: 0 };
+      counts = { imported: 0, repaired: 0, rejected: 0, duplicates: 0 };
       this.summary.by_type[type] = counts;
     }
     return counts;
@@ -109,9 +112,29 @@ export class IssueLog {
     if (!this.spool.write(`${JSON.stringify(issue)}\n`)) await once(this.spool, 'drain');
   }
 
-  rejected(type: string): void {
+  // Keys of the records rejected so far: a record rejected in many items counts once. Only bad
+  // records are held, so a feed that is mostly good keeps this small.
+  private readonly rejectedKeys = new Set<string>();
+
+  /** Whether this record (by type and id) was rejected earlier in the run. */
+  wasRejected(type: string, id: string | undefined): boolean {
+    return id !== undefined && this.rejectedKeys.has(`${type}:${id}`);
+  }
+
+  /** Counts a rejected record, once per distinct record (records without a usable id each count). */
+  rejected(type: string, id?: string): void {
+    if (id !== undefined) {
+      const key = `${type}:${id}`;
+      if (this.rejectedKeys.has(key)) return;
+      this.rejectedKeys.add(key);
+    }
     this.summary.rejected += 1;
     this.typeCounts(type).rejected += 1;
+  }
+
+  repaired(type: string): void {
+    this.summary.repaired += 1;
+    this.typeCounts(type).repaired += 1;
   }
 
   imported(type: string): void {
@@ -171,18 +194,18 @@ export function formatImportSummary(
       (seconds !== undefined ? ` in ${seconds.toFixed(1)} s` : ''),
   );
   lines.push(
-    `  rejected ${summary.rejected}, duplicates ${summary.duplicates}, dangling references ${summary.dangling_references}, ` +
+    `  repaired ${summary.repaired}, rejected ${summary.rejected}, duplicates ${summary.duplicates}, dangling references ${summary.dangling_references}, ` +
       `issues ${summary.issues_total} (${summary.by_severity.error} errors, ${summary.by_severity.warning} warnings, ${summary.by_severity.info} notes)`,
   );
   const types = Object.entries(summary.by_type).sort((a, b) => b[1].imported - a[1].imported);
   if (types.length > 0) {
     lines.push(
       '',
-      `  ${pad('record type', 26)}${padLeft('imported', 10)}${padLeft('rejected', 10)}${padLeft('duplicates', 12)}`,
+      `  ${pad('record type', 26)}${padLeft('imported', 10)}${padLeft('repaired', 10)}${padLeft('rejected', 10)}${padLeft('duplicates', 12)}`,
     );
     for (const [type, c] of types) {
       lines.push(
-        `  ${pad(type, 26)}${padLeft(String(c.imported), 10)}${padLeft(String(c.rejected), 10)}${padLeft(String(c.duplicates), 12)}`,
+        `  ${pad(type, 26)}${padLeft(String(c.imported), 10)}${padLeft(String(c.repaired), 10)}${padLeft(String(c.rejected), 10)}${padLeft(String(c.duplicates), 12)}`,
       );
     }
   }
@@ -196,7 +219,7 @@ export function formatImportSummary(
     lines.push('', '  first issues:');
     for (const i of firstIssues.slice(0, 10)) {
       lines.push(
-        `  ${i.severity.toUpperCase()} ${i.source}  ${i.record_type ?? ''} ${i.record_id ?? ''}  ${i.path}: ${i.reason}`,
+        `  ${i.severity.toUpperCase()} ${i.source}  ${i.record_type ?? ''} ${i.record_id ?? ''}  ${i.path}: ${i.reason}${i.value ? ` (found ${i.value})` : ''}`,
       );
     }
   }

@@ -41,7 +41,7 @@ import {
   toRecordStoreDocument,
   toSingleDocument,
 } from '../index-mapping/record-store.document.ts';
-import { type FlatRecord, flattenNested, flattenRow, type Issue } from './flatten.ts';
+import { type FlatRecord, type FlattenOptions, flattenNested, flattenRow, type Issue } from './flatten.ts';
 import { type ImportSummary, IssueLog, type SourceKind } from './import-report.ts';
 import { linkFieldsOf, parentIdsOf, recordKey } from './nesting.ts';
 import { PLACEHOLDER_ORGANIZATION_NAME, placeholderOrganization } from './placeholder-organizations.ts';
@@ -73,6 +73,11 @@ export type ImportOptions = {
   windowSize?: number;
   /** Keys whose hashes are kept per generation (two generations), to tell repeats beyond the window. */
   recentHashes?: number;
+  /**
+   * Validate as published, for publishers checking their own feed: no leniency (leniency.ts), and
+   * an invalid optional field rejects its record.
+   */
+  strict?: boolean;
 };
 
 export type ImportResult = {
@@ -124,6 +129,16 @@ const hashed = (flat: FlatRecord): Hashed => ({
 });
 
 type WindowEntry = { record: Record<string, unknown>; origin: string; content: number; links: number };
+
+// Whether two records say the same, their parent links and `last_modified` aside (key order aside).
+function sameContent(type: RecordType, a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const skip = linkFieldsOf(type);
+  const keysOf = (r: Record<string, unknown>) =>
+    Object.keys(r).filter((k) => k !== 'last_modified' && !skip.has(k) && r[k] !== undefined);
+  const keys = keysOf(a);
+  if (keys.length !== keysOf(b).length) return false;
+  return keys.every((k) => JSON.stringify(a[k]) === JSON.stringify(b[k]));
+}
 
 function splitLinks(type: RecordType, record: Record<string, unknown>) {
   const linkFields = linkFieldsOf(type);
@@ -244,7 +259,11 @@ export async function importSource(
         if (bundle.size === 0) bundleVersion = nextVersion();
         bundle.set(doc.key, doc);
       } else await store(toSingleDocument(doc, run, overrides));
-      if (report) for (const note of flat.notes) await log.add(note);
+      if (report) {
+        for (const note of flat.notes) await log.add(note);
+        if (flat.notes.some((n) => n.kind === 'repaired' || n.kind === 'dropped-field'))
+          log.repaired(flat.type);
+      }
     };
 
     const spoolLinks = async (flat: FlatRecord, origin: string) => {
@@ -354,13 +373,59 @@ export async function importSource(
       await spoolLinks(flat, origin);
     };
 
+    // A service without `last_modified` gets the time this directory first saw its content: this
+    // run's start, or, when an earlier run stored the same content, the time that run gave it. So
+    // `modified_after` finds what changed, and importing the same feed again moves nothing.
+    const firstSeen = new Date(run).toISOString();
+    const stampLastModified = async (records: { flat: FlatRecord; origin: string }[]) => {
+      const unstamped = records.filter(
+        ({ flat }) => flat.type === 'service' && flat.record.last_modified === undefined,
+      );
+      if (unstamped.length === 0) return;
+      const stored = earlierRuns
+        ? await getRecords(
+            engine,
+            unstamped.map(({ flat }) => recordKey(flat.type, flat.id)),
+          )
+        : new Map<string, RecordStoreDocument & { run: number }>();
+      for (const { flat, origin } of unstamped) {
+        const before = stored.get(recordKey(flat.type, flat.id));
+        const kept =
+          before &&
+          typeof before.record.last_modified === 'string' &&
+          before.run !== run &&
+          sameContent(flat.type, before.record, flat.record)
+            ? before.record.last_modified
+            : firstSeen;
+        flat.record.last_modified = kept;
+        flat.notes.push({
+          severity: 'info',
+          kind: 'repaired',
+          source: origin,
+          record_type: flat.type,
+          record_id: flat.id,
+          path: flat.path ? `${flat.path}.last_modified` : 'last_modified',
+          reason: 'no last_modified: set to the time this directory first saw this content',
+        });
+      }
+    };
+
+    const flattenOptions: FlattenOptions = { strict: options.strict ?? false };
     const importBatch = async (items: SourceItem[]) => {
-      const flattened = items.map((item) => {
+      const flat = items.map((item) => {
         if (item.kind === 'issue') return undefined;
-        const { records, ...rest } =
-          item.kind === 'nested'
-            ? flattenNested(item.type, item.value, item.origin)
-            : flattenRow(item.type, item.row, item.origin);
+        return item.kind === 'nested'
+          ? flattenNested(item.type, item.value, item.origin, flattenOptions)
+          : flattenRow(item.type, item.row, item.origin, flattenOptions);
+      });
+      await stampLastModified(
+        flat.flatMap((f, i) =>
+          f ? f.records.map((r) => ({ flat: r, origin: (items[i] as { origin: string }).origin })) : [],
+        ),
+      );
+      const flattened = flat.map((f) => {
+        if (!f) return undefined;
+        const { records, ...rest } = f;
         return { ...rest, records: records.map(hashed) };
       });
       await settleMaybes(flattened.flatMap((f) => f?.records ?? []));
@@ -373,8 +438,26 @@ export async function importSource(
         }
         log.summary.items += 1;
         progress.items += 1;
-        for (const issue of itemFlattened.issues) await log.add(issue);
-        for (const type of itemFlattened.rejected) log.rejected(type);
+        // A record rejected again (an organization nested in every service) is counted and
+        // reported once, at its first occurrence.
+        const again =
+          itemFlattened.rejected.length === 0
+            ? undefined
+            : new Set(
+                itemFlattened.rejected
+                  .filter((r) => log.wasRejected(r.type, r.id))
+                  .map((r) => recordKey(r.type, r.id!)),
+              );
+        for (const issue of itemFlattened.issues) {
+          if (
+            issue.record_id &&
+            issue.record_type &&
+            again?.has(recordKey(issue.record_type, issue.record_id))
+          )
+            continue;
+          await log.add(issue);
+        }
+        for (const { type, id } of itemFlattened.rejected) log.rejected(type, id);
         progress.rejected = log.summary.rejected;
         bundle = item.kind === 'nested' ? new Map() : undefined;
         for (const flat of itemFlattened.records) await accept(flat, item.origin);
@@ -405,7 +488,7 @@ export async function importSource(
       const [type, id] = [key.slice(0, key.indexOf(':')), key.slice(key.indexOf(':') + 1)];
       log.summary.records -= 1;
       log.typeCounts(type).imported -= 1;
-      log.rejected(type);
+      log.rejected(type, id);
       await log.add({
         severity: 'error',
         kind: 'invalid',

@@ -13,6 +13,11 @@ export type PipelineOptions = ImportOptions & {
   /** Show progress bars on stderr. */
   progress?: boolean;
   reindexOptions?: Omit<ReindexOptions, 'onProgress' | 'signal'>;
+  /**
+   * Called with the import's result before any reindex: the operator sees what was imported and
+   * rejected even when the reindex then fails (an empty store, an engine gone).
+   */
+  onImported?: (result: ImportResult) => void | Promise<void>;
 };
 
 export type PipelineResult = { import: ImportResult; reindex?: ReindexReport };
@@ -56,6 +61,7 @@ export async function importAndReindex(
   } finally {
     bar?.stop();
   }
+  await options.onImported?.(result);
   if (options.reindex === false) return { import: result };
   const report = await reindexWithProgress(engine, {
     ...options.reindexOptions,

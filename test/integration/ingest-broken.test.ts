@@ -14,13 +14,14 @@ afterAll(() => dropTestIndices(engine));
 
 const reportFile = join(tmpdir(), `broken-report-${process.pid}.json`);
 
-describe('importing a deliberately broken source (test/fixtures/broken)', () => {
+describe('importing a deliberately broken source (test/fixtures/broken) with --strict', () => {
   let report: ImportReport;
 
   it('imports every good record', async () => {
-    const result = await importSource(engine, 'test/fixtures/broken', { reportFile });
+    const result = await importSource(engine, 'test/fixtures/broken', { reportFile, strict: true });
     report = JSON.parse(await readFile(reportFile, 'utf8')) as ImportReport;
-    expect(report).toMatchObject({ items: 8, rejected: 5, duplicates: 1, dangling_references: 1 });
+    // Rejected by distinct record: line 5 repeats line 1's bad contact, counted once.
+    expect(report).toMatchObject({ items: 8, rejected: 4, duplicates: 1, dangling_references: 1 });
     expect(result.summary.records).toBe(report.records);
     expect(await countRecordsByType(engine)).toEqual({
       organization: 1,
@@ -49,10 +50,9 @@ describe('importing a deliberately broken source (test/fixtures/broken)', () => 
       path: 'contacts[1].email',
       reason: 'Invalid email address',
     };
-    // Line 5 repeats line 1's service, bad contact included: each item is reported.
+    // Line 5 repeats line 1's service, bad contact included: reported once, where first met.
     expect(find('invalid', 'contacts[1].email')).toEqual([
-      { ...badEmail, source: line(1) },
-      { ...badEmail, source: line(5) },
+      { ...badEmail, source: line(1), value: 'string "bob at pantry dot org"' },
     ]);
     expect(find('invalid', 'id')).toEqual([
       expect.objectContaining({
@@ -60,6 +60,7 @@ describe('importing a deliberately broken source (test/fixtures/broken)', () => 
         record_type: 'service',
         record_id: 'not-a-uuid-at-all',
         reason: 'Invalid UUID',
+        value: 'string "not-a-uuid-at-all"',
       }),
     ]);
     expect(find('skipped-with-parent', '')).toEqual([
@@ -144,5 +145,37 @@ describe('importing a deliberately broken source (test/fixtures/broken)', () => 
       '0d000000-0000-4000-8000-000000000001',
       '0d000000-0000-4000-8000-000000000004',
     ]);
+  });
+});
+
+describe('importing the same broken source with the leniency policy (the default)', () => {
+  const lenient = createTestEngine('ingest-broken-lenient');
+  afterAll(() => dropTestIndices(lenient));
+
+  it('keeps records whose only fault is an optional value, without that value', async () => {
+    const file = join(tmpdir(), `broken-lenient-report-${process.pid}.json`);
+    await importSource(lenient, 'test/fixtures/broken', { reportFile: file });
+    const lenientReport = JSON.parse(await readFile(file, 'utf8')) as ImportReport;
+    // Only the bad id and the missing name still reject; the contact and the term are kept.
+    expect(lenientReport).toMatchObject({ rejected: 2 });
+    expect(lenientReport.by_type).toMatchObject({
+      contact: { imported: 2, rejected: 0 },
+      taxonomy_term: { imported: 2, rejected: 0 },
+      service: { rejected: 2 },
+    });
+    const contact = '0e000000-0000-4000-8000-000000000002';
+    const [bob] = (await getRecords(lenient, [`contact:${contact}`])).values();
+    expect(bob?.record).toMatchObject({ id: contact, name: 'Bob Persona' });
+    expect(bob?.record).not.toHaveProperty('email');
+    expect(lenientReport.issues.filter((i) => i.kind === 'dropped-field' && i.record_id === contact)).toEqual(
+      [
+        expect.objectContaining({
+          severity: 'warning',
+          path: 'contacts[1].email',
+          value: 'string "bob at pantry dot org"',
+          reason: 'Invalid email address: dropped, the record is kept',
+        }),
+      ],
+    );
   });
 });

@@ -12,18 +12,24 @@ import { createTestEngine, dropTestIndices } from '../support/engine.ts';
 const fromJson = createTestEngine('examples-json');
 const fromCsv = createTestEngine('examples-csv');
 const narrow = createTestEngine('examples-narrow');
+const strict = createTestEngine('examples-strict');
 afterAll(async () => {
   await dropTestIndices(fromJson);
   await dropTestIndices(fromCsv);
   await dropTestIndices(narrow);
+  await dropTestIndices(strict);
 });
 
 const examples = 'test/fixtures/hsds/examples';
 const jsonFiles = ['taxonomy.json', 'taxonomy_term.json', 'organization_full.json', 'service_full.json'];
 
-async function importJsonExamples(engine: Engine, windowSize?: number) {
+async function importJsonExamples(engine: Engine, options: { windowSize?: number; strict?: boolean } = {}) {
+  const { windowSize, strict: strictly } = options;
   for (const file of jsonFiles) {
-    await importSource(engine, `${examples}/${file}`, windowSize ? { windowSize, recentHashes: 1 } : {});
+    await importSource(engine, `${examples}/${file}`, {
+      ...(windowSize ? { windowSize, recentHashes: 1 } : {}),
+      ...(strictly ? { strict: true } : {}),
+    });
   }
 }
 
@@ -64,7 +70,7 @@ describe('the official HSDS 3.1 examples', () => {
   it('give the same records imported as JSON and as the tabular data package', async () => {
     await importJsonExamples(fromJson);
     const csv = await importSource(fromCsv, `${examples}/csv`);
-    expect(csv.summary).toMatchObject({ items: 24, records: 24, rejected: 0 });
+    expect(csv.summary).toMatchObject({ items: 24, records: 24, repaired: 0, rejected: 0 });
     const a = await allRecords(fromJson);
     const b = await allRecords(fromCsv);
     // Every table of the package is in the JSON too, except meta_table_description (nothing nests it).
@@ -94,11 +100,21 @@ describe('the official HSDS 3.1 examples', () => {
   it('give the same records when repeats are merged through the store rather than in memory', async () => {
     // A window of one record, and the hashes of no more: every repeat of the examples' shared
     // phone, contact, location... is settled by the Bloom filter and a read of the stored record.
-    await importJsonExamples(narrow, 1);
+    await importJsonExamples(narrow, { windowSize: 1 });
     const wide = await allRecords(fromJson);
     const strip = (records: Map<string, RecordStoreDocument>) =>
       new Map([...records].map(([key, doc]) => [key, doc.record]));
     expect(strip(await allRecords(narrow))).toEqual(strip(wide));
+  });
+
+  it('give the same records with --strict: the leniency policy finds nothing to repair in them', async () => {
+    await importJsonExamples(strict, { strict: true });
+    const lenient = await allRecords(fromJson);
+    const strictRecords = await allRecords(strict);
+    expect(strictRecords.size).toBe(lenient.size);
+    for (const [key, doc] of lenient) expect(strictRecords.get(key)?.record, key).toEqual(doc.record);
+    const csv = await importSource(strict, `${examples}/csv`, { strict: true });
+    expect(csv.summary).toMatchObject({ records: 24, repaired: 0, rejected: 0 });
   });
 
   it('change nothing when imported a second time', async () => {
@@ -106,7 +122,7 @@ describe('the official HSDS 3.1 examples', () => {
     const records = await allRecords(fromJson);
     const served = await servedDocuments(fromJson);
     const second = await importSource(fromJson, `${examples}/service_full.json`);
-    expect(second.summary).toMatchObject({ records: 23, rejected: 0, duplicates: 0 });
+    expect(second.summary).toMatchObject({ records: 23, repaired: 0, rejected: 0, duplicates: 0 });
     await importJsonExamples(fromJson);
     await reindex(fromJson);
     expect(await allRecords(fromJson)).toEqual(records);

@@ -5,20 +5,43 @@ import { param, resolvePaging } from '../../../src/api/list-params.ts';
 const parse = (schema: z.ZodType, value: unknown) => schema.safeParse(value);
 
 describe('list parameters', () => {
+  it('read an empty value as absent, as HTML forms send them', () => {
+    const limits = { defaultPerPage: 50, maxPerPage: 1000 };
+    const schemas = [
+      param.search(),
+      param.page(),
+      param.perPage(limits),
+      param.taxonomyId(),
+      param.taxonomyTermId(),
+      param.modifiedAfter(),
+      param.full('service'),
+      param.format(),
+      param.postcode(),
+      param.proximity(),
+      param.day(),
+      param.startTime(),
+    ];
+    for (const schema of schemas) {
+      for (const blank of ['', '  ']) {
+        expect(parse(schema, blank)).toMatchObject({ success: true, data: undefined });
+      }
+    }
+    expect(parse(param.taxonomyId(), 'x').success).toBe(false);
+  });
+
   it('read booleans from JSON or strings, and refuse anything else', () => {
     const full = param.full('service');
     expect(parse(full, 'true').data).toBe(true);
     expect(parse(full, 'FALSE').data).toBe(false);
     expect(parse(full, true).data).toBe(true);
-    for (const bad of ['yes', '1', '', 2]) expect(parse(full, bad).success).toBe(false);
+    for (const bad of ['yes', '1', 2]) expect(parse(full, bad).success).toBe(false);
   });
 
   it('read whole numbers in range', () => {
     const perPage = param.perPage({ defaultPerPage: 50, maxPerPage: 1000 });
     expect(parse(perPage, '20').data).toBe(20);
     expect(parse(perPage, 1000).data).toBe(1000);
-    for (const bad of ['0', '1001', '1.5', 'ten', '', '1e3', -1])
-      expect(parse(perPage, bad).success).toBe(false);
+    for (const bad of ['0', '1001', '1.5', 'ten', '1e3', -1]) expect(parse(perPage, bad).success).toBe(false);
     expect(parse(perPage, '1001').error?.issues[0]?.message).toBe('must be at most 1000');
   });
 
@@ -27,7 +50,7 @@ describe('list parameters', () => {
     expect(parse(modifiedAfter, '2024-01-31T10:00:00+01:00').data).toBe('2024-01-31T09:00:00.000Z');
     expect(parse(modifiedAfter, '2024-01-31').data).toBe('2024-01-31T00:00:00.000Z');
     expect(parse(modifiedAfter, '2024-01-31T09:00:00.123456789Z').data).toBe('2024-01-31T09:00:00.123Z');
-    for (const bad of ['yesterday', '2024-13-01', '31/01/2024', '2024-01-31T25:00:00Z', '']) {
+    for (const bad of ['yesterday', '2024-13-01', '31/01/2024', '2024-01-31T25:00:00Z']) {
       expect(parse(modifiedAfter, bad).success, bad).toBe(false);
     }
   });

@@ -54,7 +54,11 @@ const samples: Record<string, { good: unknown[]; bad: unknown[] }> = {
   string: { good: ['', 'text'], bad: [12, null, true] },
 };
 
+// JSON checks only `type` and `format`: a `datapackage_type` without a format (`assured_date`,
+// `opens_at`) is any string in JSON and is typed by the tabular form alone.
 const kindOf = (property: OfficialProperty): string =>
+  property.type === 'number' ? 'number' : (property.format ?? 'string');
+const tabularKindOf = (property: OfficialProperty): string =>
   property.type === 'number' ? 'number' : (property.format ?? property.datapackage_type ?? 'string');
 
 /** A valid value for an official property, used to build minimal valid records. */
@@ -135,4 +139,32 @@ describe.each(recordTypes)('%s', (type) => {
       ).toEqual([[name]]);
     }
   });
+
+  const tabularTyped = scalars.filter(
+    ([, p]) => !p.format && (p.datapackage_type === 'date' || p.datapackage_type === 'time'),
+  );
+  if (tabularTyped.length > 0) {
+    it.each(tabularTyped)('%s: any string in JSON, typed by the tabular form', (name, property) => {
+      const base = {
+        ...minimalRecord(type),
+        ...Object.fromEntries((schema.tabular_required ?? []).map((k) => [k, uuidV1])),
+      };
+      for (const value of ['9:00am', 'January 2021', '']) {
+        expect(recordSchemas[type].safeParse({ ...base, [name]: value }).success, value).toBe(true);
+      }
+      const { good, bad } = samples[tabularKindOf(property)]!;
+      for (const value of good) {
+        expect(tabularRecordSchemas[type].safeParse({ ...base, [name]: value }).error?.issues ?? []).toEqual(
+          [],
+        );
+      }
+      for (const value of bad) {
+        const result = tabularRecordSchemas[type].safeParse({ ...base, [name]: value });
+        expect(
+          result.error?.issues.map((issue) => issue.path),
+          `${name} = ${JSON.stringify(value)}`,
+        ).toEqual([[name]]);
+      }
+    });
+  }
 });

@@ -1,6 +1,7 @@
 import type { Polygon } from 'geojson';
 import { describe, expect, it } from 'vitest';
 import { toOrganizationDocument } from '../../../src/index-mapping/organization.document.ts';
+import { toSearchText } from '../../../src/index-mapping/search-text.ts';
 import {
   toGeoPoint,
   toScheduleSlots,
@@ -206,5 +207,38 @@ describe('taxonomy documents', () => {
     expect(doc.record).toHaveProperty('taxonomy_detail.name', 'Given');
     expect(toTaxonomyTermDocument(term).record).toHaveProperty('taxonomy_detail.name', 'name');
     expect(toTaxonomyDocument(taxonomy)).toMatchObject({ id: taxonomy.id, name: 'name', record: taxonomy });
+  });
+});
+
+describe('searchable text', () => {
+  it('strips tags and decodes references, and leaves plain text alone', () => {
+    expect(
+      toSearchText('<p>Free <strong>debt advice</strong>.&nbsp;Call&nbsp;us.</p><p>Rent &amp; tax.</p>'),
+    ).toBe('Free debt advice . Call us. Rent & tax.');
+    expect(toSearchText('<ul><li>Benefit checks</li><li>Form&nbsp;filling</li></ul>')).toBe(
+      'Benefit checks Form filling',
+    );
+    expect(toSearchText('Since 1985 &ndash; open &#8220;daily&#8221;<!-- hidden -->')).toBe(
+      'Since 1985 – open “daily”',
+    );
+    expect(toSearchText('<style>p { color: red }</style>Help')).toBe('Help');
+    // A `<` that opens no tag is text.
+    expect(toSearchText('For ages < 5 & their carers')).toBe('For ages < 5 & their carers');
+    const plain = 'Food parcels on referral. ';
+    expect(toSearchText(plain)).toBe(plain);
+  });
+
+  it('is what services and organizations index, while their records keep what was published', () => {
+    const description = '<p>Advice&nbsp;on <strong>debt</strong></p>';
+    const service = { ...officialService(), description };
+    const doc = toServiceDocument(service);
+    expect(doc.description).toBe('Advice on debt');
+    expect(doc.record.description).toBe(description);
+    const organization = toOrganizationDocument(
+      { ...officialOrganization(), name: 'Smith &amp; Sons', description },
+      { service_ids: [], taxonomy_term_ids: [], taxonomy_ids: [] },
+    );
+    expect([organization.name, organization.description]).toEqual(['Smith & Sons', 'Advice on debt']);
+    expect(organization.record.description).toBe(description);
   });
 });

@@ -1,0 +1,433 @@
+/**
+ * The leniency policy of import, in one place: what a record's values may look like in a real feed
+ * and what import makes of them before validation. Pure, no I/O; flatten.ts applies it to every
+ * record (nested items and tabular rows) unless the import is `strict`.
+ *
+ * The policy (the README's "How imports treat messy data" says the same for operators):
+ * - `""` and whitespace-only values are absent, like `null`; but a required text field (a name, a
+ *   description, an address's `country`) that is blank in JSON is kept as `""`, which HSDS JSON
+ *   allows, with a warning: rejecting it would lose the record and everything nested in it;
+ * - strings are trimmed of Unicode spaces and zero-width characters; in e-mails and ids, where no
+ *   space can belong, they are removed wherever they are (and `mailto:` too); long free text
+ *   (`description`, `*_description`, `notes`, `alert`) is kept as published unless blank;
+ * - a URI starting `www.` gets `https://`;
+ * - an enum value in another case is the enum's value (`Active` → `active`);
+ * - a decimal number written as a string is a number where a number belongs (`"51.5"`), and a
+ *   number or boolean is its text where text belongs (`"number": 1224` for a phone);
+ * - dates, times and date-times that parse are written the HSDS way (`9:00am` → `09:00`,
+ *   `2021-01-06T00:00:00` → `2021-01-06` for a date, `…T00:00:00Z` for `last_modified`); the
+ *   others are kept as published where the 3.1 JSON Schema allows any string (and dropped, with a
+ *   warning, by validation where it does not: tabular rows, `last_modified`);
+ * - an unknown key that looks like a misspelt field (`addresss`, `Email`) or holds records is
+ *   dropped with a warning; other unknown keys are kept as published (HSDS allows extra fields);
+ * - a single record where a list belongs is wrapped in a list; anything else there (a string,
+ *   `"languages": "English"`) is dropped with a warning, as records need ids.
+ * Every change is returned as a repair (field, value found, what was done), reported by import.
+ *
+ * Cost: a valid record pays one pass over its keys with a character test per string; nothing is
+ * allocated unless something is repaired.
+ */
+import { z } from '@hono/zod-openapi';
+import { type RecordType, recordSchemas, recordTypes, tabularTypedFields } from '../hsds/index.ts';
+
+export type RepairSeverity = 'info' | 'warning';
+
+/** One change made to a record's value: what was found and what was done. */
+export type Repair = { field: string; found: unknown; action: string; severity: RepairSeverity };
+
+type FieldKind =
+  | { kind: 'text' }
+  | { kind: 'prose' }
+  | { kind: 'number' }
+  | { kind: 'enum'; values: ReadonlySet<string>; byLowerCase: ReadonlyMap<string, string> }
+  | { kind: 'email' }
+  | { kind: 'uri' }
+  | { kind: 'uuid' }
+  | { kind: 'datetime' }
+  | { kind: 'date' }
+  | { kind: 'time' }
+  | { kind: 'any' };
+
+const unwrapOptional = (schema: z.ZodType): z.ZodType =>
+  schema instanceof z.ZodOptional ? unwrapOptional(schema.unwrap() as z.ZodType) : schema;
+
+// The string formats of src/hsds/formats.schema.ts, as zod names them.
+const formatKinds: Record<string, FieldKind> = {
+  email: { kind: 'email' },
+  url: { kind: 'uri' },
+  guid: { kind: 'uuid' },
+  uuid: { kind: 'uuid' },
+  datetime: { kind: 'datetime' },
+  date: { kind: 'date' },
+};
+
+// Long free text (descriptions, notes) is kept as published but for being blank: its spacing may be
+// deliberate (the official example's description ends with a space), and it harms nothing.
+const isProse = (name: string) =>
+  name === 'description' || name.endsWith('_description') || name === 'notes' || name === 'alert';
+
+/** What kind of value a schema field holds, read from the zod schema itself. */
+function kindOf(name: string, field: z.ZodType): FieldKind {
+  const schema = unwrapOptional(field);
+  if (schema instanceof z.ZodEnum) {
+    const values = (schema.options as readonly (string | number)[]).map(String);
+    return {
+      kind: 'enum',
+      values: new Set(values),
+      byLowerCase: new Map(values.map((v) => [v.toLowerCase(), v])),
+    };
+  }
+  if (schema instanceof z.ZodNumber) return { kind: 'number' };
+  // String formats (z.email(), z.url()...) are string schemas of their own classes, not ZodString.
+  const def = schema._zod.def as { type: string; format?: string };
+  if (def.type === 'string') {
+    const byFormat = def.format ? formatKinds[def.format] : undefined;
+    if (byFormat) return byFormat;
+    const typed = tabularTypedFields[name];
+    if (typed) return { kind: typed };
+    return isProse(name) ? { kind: 'prose' } : { kind: 'text' };
+  }
+  return { kind: 'any' };
+}
+
+type Plan = {
+  fields: ReadonlyMap<string, FieldKind>;
+  names: readonly string[];
+  /** Required plain-text fields: `""` is valid there, so a blank one is kept as `""` (JSON). */
+  requiredText: ReadonlySet<string>;
+};
+
+const plans = new Map<RecordType, Plan>(
+  recordTypes.map((type) => {
+    const fields = new Map<string, FieldKind>();
+    const requiredText = new Set<string>();
+    for (const [name, field] of Object.entries(recordSchemas[type].shape)) {
+      const kind = kindOf(name, field as z.ZodType);
+      fields.set(name, kind);
+      if (!(field instanceof z.ZodOptional) && (kind.kind === 'text' || kind.kind === 'prose')) {
+        requiredText.add(name);
+      }
+    }
+    return [type, { fields, names: [...fields.keys()], requiredText }];
+  }),
+);
+
+// Unicode white space (as `\s` knows it) and the zero-width characters it does not: U+200B-U+200D,
+// U+2060, U+FEFF (the byte order mark is in `\s`), U+180E.
+const SPACE = '\\s\\u180E\\u200B-\\u200D\\u2060\\uFEFF';
+const EDGES = new RegExp(`^[${SPACE}]+|[${SPACE}]+$`, 'g');
+const ANYWHERE = new RegExp(`[${SPACE}]`, 'g');
+const HAS_SPACE = new RegExp(`[${SPACE}]`);
+
+const isSpaceCode = (c: number) =>
+  c <= 32 ||
+  c === 0x85 ||
+  c === 0xa0 ||
+  c === 0x1680 ||
+  c === 0x180e ||
+  (c >= 0x2000 && c <= 0x200d) ||
+  c === 0x2028 ||
+  c === 0x2029 ||
+  c === 0x202f ||
+  c === 0x205f ||
+  c === 0x2060 ||
+  c === 0x3000 ||
+  c === 0xfeff;
+
+/** Whether a string starts or ends with white space or a zero-width character (or is empty). */
+const needsTrim = (s: string) =>
+  s.length === 0 || isSpaceCode(s.charCodeAt(0)) || isSpaceCode(s.charCodeAt(s.length - 1));
+
+const trimAll = (s: string) => s.replace(EDGES, '');
+
+// A decimal number as people write one; deliberately narrower than `Number()` ('0x1A', ' ').
+const decimalPattern = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+const isoDate = /^\d{4}-\d{2}-\d{2}$/;
+const rfc3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
+const hsdsTime = /^(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)?$/;
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+const validDate = (y: number, m: number, d: number) => {
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+};
+const ymd = (y: number, m: number, d: number) =>
+  validDate(y, m, d) ? `${y}-${pad2(m)}-${pad2(d)}` : undefined;
+
+const months = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'] as const;
+const monthOf = (name: string) => {
+  const i = months.indexOf(name.slice(0, 3).toLowerCase() as (typeof months)[number]);
+  return i < 0 ? undefined : i + 1;
+};
+
+/**
+ * A date in a form that says one day without doubt, as YYYY-MM-DD: an ISO date-time's date,
+ * `2021/01/06`, `6 January 2021`, `January 6, 2021`. `06/01/2021` is June or January depending on
+ * the country that wrote it: not repaired.
+ */
+export function normaliseDate(value: string): string | undefined {
+  let m =
+    /^(\d{4})-(\d{2})-(\d{2})[T ]\d{2}:\d{2}/.exec(value) ??
+    /^(\d{4})[/.](\d{1,2})[/.](\d{1,2})$/.exec(value);
+  if (m) return ymd(Number(m[1]), Number(m[2]), Number(m[3]));
+  m = /^(\d{1,2})(?:st|nd|rd|th)?\s+([A-Za-z]{3,9})\.?,?\s+(\d{4})$/.exec(value);
+  if (m) {
+    const month = monthOf(m[2]!);
+    return month ? ymd(Number(m[3]), month, Number(m[1])) : undefined;
+  }
+  m = /^([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})$/.exec(value);
+  if (m) {
+    const month = monthOf(m[1]!);
+    return month ? ymd(Number(m[3]), month, Number(m[2])) : undefined;
+  }
+  return undefined;
+}
+
+/** `9:00am`, `9am`, `9.30 p.m.`, `9:00`, `noon`, `midnight` → `09:00`, `09:00`, `21:30`, ... */
+export function normaliseTime(value: string): string | undefined {
+  const lower = value.toLowerCase();
+  if (lower === 'noon' || lower === 'midday' || lower === '12 noon') return '12:00';
+  if (lower === 'midnight') return '00:00';
+  let m = /^(\d{1,2})(?:[:.](\d{2}))?(?::(\d{2}))?\s*([ap])\.?\s*m\.?$/.exec(lower);
+  if (m) {
+    let hour = Number(m[1]);
+    const minute = Number(m[2] ?? 0);
+    if (hour < 1 || hour > 12 || minute > 59) return undefined;
+    if (m[4] === 'a' && hour === 12) hour = 0;
+    if (m[4] === 'p' && hour !== 12) hour += 12;
+    return `${pad2(hour)}:${pad2(minute)}${m[3] ? `:${m[3]}` : ''}`;
+  }
+  m = /^(\d{1,2})[:.](\d{2})(?::(\d{2}))?$/.exec(lower);
+  if (m) {
+    const hour = Number(m[1]);
+    const minute = Number(m[2]);
+    if (hour > 23 || minute > 59) return undefined;
+    return `${pad2(hour)}:${pad2(minute)}${m[3] ? `:${m[3]}` : ''}`;
+  }
+  return undefined;
+}
+
+/**
+ * A date-time as RFC 3339: a date alone is its midnight UTC; a date-time without an offset is
+ * read as UTC; a space for `T` is accepted.
+ */
+export function normaliseDateTime(value: string): string | undefined {
+  if (isoDate.test(value))
+    return ymd(...(value.split('-').map(Number) as [number, number, number]))
+      ? `${value}T00:00:00Z`
+      : undefined;
+  const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(:\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i.exec(value);
+  if (!m) return undefined;
+  const offset = m[4] ? (m[4].toUpperCase() === 'Z' ? 'Z' : `${m[4].slice(0, 3)}:${m[4].slice(-2)}`) : 'Z';
+  const out = `${m[1]}T${m[2]}${m[3] ?? ':00'}${offset}`;
+  return Number.isNaN(Date.parse(out)) ? undefined : out;
+}
+
+/** How a value is shown in a repair or an issue: strings quoted and cut, others as JSON. */
+export function describeValue(value: unknown): string {
+  if (typeof value === 'string') {
+    const cut = value.length > 60 ? `${value.slice(0, 57)}...` : value;
+    return `string ${JSON.stringify(cut)}`;
+  }
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  if (value === null) return 'null';
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${String(value)}`;
+}
+
+// Unknown keys are compared with known ones letter by letter: one edit apart, or the same but for
+// case and separators (`Email`, `e-mail`, `addresss`, `phone_numbers` is not one).
+const squash = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
+function editDistanceAtMost1(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  let j = 0;
+  let edits = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      i += 1;
+      j += 1;
+      continue;
+    }
+    edits += 1;
+    if (edits > 1) return false;
+    if (a.length > b.length) i += 1;
+    else if (b.length > a.length) j += 1;
+    else {
+      i += 1;
+      j += 1;
+    }
+  }
+  return edits + (a.length - i) + (b.length - j) <= 1;
+}
+
+const lookalikes = new Map<string, string | null>();
+/** The known key an unknown one probably meant, if any. */
+function lookalikeOf(type: RecordType, key: string, nestedKeys: ReadonlySet<string>): string | undefined {
+  const cacheKey = `${type}\u0000${key}`;
+  const cached = lookalikes.get(cacheKey);
+  if (cached !== undefined) return cached ?? undefined;
+  const squashed = squash(key);
+  let found: string | undefined;
+  for (const known of [...plans.get(type)!.names, ...nestedKeys]) {
+    const k = squash(known);
+    if (k === squashed || (squashed.length >= 4 && editDistanceAtMost1(k, squashed))) {
+      found = known;
+      break;
+    }
+  }
+  if (lookalikes.size < 10_000) lookalikes.set(cacheKey, found ?? null);
+  return found;
+}
+
+type Fields = Record<string, unknown>;
+
+/** One field's value made usable, or `undefined` to drop it; `action` says what was done. */
+function repairValue(kind: FieldKind, value: unknown, json: boolean): { value: unknown; action?: string } {
+  if (typeof value !== 'string') {
+    if (
+      (kind.kind === 'text' || kind.kind === 'prose') &&
+      (typeof value === 'number' || typeof value === 'boolean')
+    ) {
+      return { value: String(value), action: 'read as text' };
+    }
+    return { value };
+  }
+  if (kind.kind === 'prose') {
+    return needsTrim(value) && trimAll(value) === ''
+      ? { value: undefined, action: 'empty, read as absent' }
+      : { value };
+  }
+  let s = value;
+  let trimmed = false;
+  if (kind.kind === 'email' || kind.kind === 'uri' || kind.kind === 'uuid') {
+    if (HAS_SPACE.test(s)) {
+      s = kind.kind === 'uri' ? trimAll(s) : s.replace(ANYWHERE, '');
+      trimmed = s !== value;
+    }
+  } else if (needsTrim(s)) {
+    s = trimAll(s);
+    trimmed = s !== value;
+  }
+  if (s === '') return { value: undefined, action: 'empty, read as absent' };
+  const spaces = kind.kind === 'email' || kind.kind === 'uuid' ? 'spaces removed' : 'trimmed of spaces';
+  const done = (out: unknown, action: string) => ({
+    value: out,
+    action: trimmed ? `${spaces}, ${action}` : action,
+  });
+  const asIs = () => (trimmed ? { value: s, action: spaces } : { value });
+  switch (kind.kind) {
+    case 'enum': {
+      if (kind.values.has(s)) return asIs();
+      const canonical = kind.byLowerCase.get(s.toLowerCase());
+      return canonical ? done(canonical, `read as ${JSON.stringify(canonical)}`) : asIs();
+    }
+    case 'number':
+      return decimalPattern.test(s) ? done(Number(s), 'read as a number') : asIs();
+    case 'email': {
+      if (/^mailto:/i.test(s)) return done(s.slice(7), 'mailto: removed');
+      return asIs();
+    }
+    case 'uri': {
+      if (/^www\./i.test(s)) return done(`https://${s}`, 'https:// added');
+      return asIs();
+    }
+    case 'datetime': {
+      if (rfc3339.test(s)) return asIs();
+      const normal = normaliseDateTime(s);
+      return normal ? done(normal, `read as ${normal}`) : asIs();
+    }
+    case 'date': {
+      if (isoDate.test(s)) return asIs();
+      const normal = normaliseDate(s);
+      if (normal) return done(normal, `read as ${normal}`);
+      return json ? { value: s, action: 'not a YYYY-MM-DD date: kept as published' } : asIs();
+    }
+    case 'time': {
+      if (hsdsTime.test(s)) return asIs();
+      const normal = normaliseTime(s);
+      if (normal) return done(normal, `read as ${normal}`);
+      return json ? { value: s, action: 'not an HH:MM time: kept as published' } : asIs();
+    }
+    default:
+      return asIs();
+  }
+}
+
+/**
+ * Applies the policy to a record's direct fields, in place (the caller owns `fields`). `json`
+ * says whether the record came as JSON (date and time fields are any string there) or as a tabular
+ * row. `nestedKeys` are the keys that hold nested records (not fields). Returns the repairs, or
+ * `undefined` when there were none.
+ */
+export function applyLeniency(
+  type: RecordType,
+  fields: Fields,
+  json: boolean,
+  nestedKeys: ReadonlySet<string>,
+): Repair[] | undefined {
+  const plan = plans.get(type)!;
+  let repairs: Repair[] | undefined;
+  const note = (field: string, found: unknown, action: string, severity: RepairSeverity = 'info') => {
+    repairs ??= [];
+    repairs.push({ field, found, action, severity });
+  };
+  for (const key in fields) {
+    const value = fields[key];
+    const kind = plan.fields.get(key);
+    if (kind === undefined) {
+      if (nestedKeys.has(key)) continue;
+      const meant = lookalikeOf(type, key, nestedKeys);
+      if (meant !== undefined) {
+        delete fields[key];
+        note(key, value, `unknown field, dropped (did you mean \`${meant}\`?)`, 'warning');
+      } else if (typeof value === 'object' && value !== null) {
+        delete fields[key];
+        note(
+          key,
+          value,
+          `unknown field holding ${Array.isArray(value) ? 'a list' : 'an object'}, dropped`,
+          'warning',
+        );
+      }
+      continue;
+    }
+    if (kind.kind === 'any') continue;
+    const repaired = repairValue(kind, value, json);
+    if (repaired.action === undefined) continue;
+    if (repaired.value === undefined && json && plan.requiredText.has(key)) {
+      // HSDS JSON allows `""` in a required string: the record is kept, and the gap reported.
+      fields[key] = '';
+      note(key, value, 'required field is empty: kept as ""', 'warning');
+      continue;
+    }
+    if (repaired.value === undefined) delete fields[key];
+    else fields[key] = repaired.value;
+    note(key, value, repaired.action);
+  }
+  return repairs;
+}
+
+/**
+ * What to make of the value under a key that holds a list of records, when it is not a list:
+ * a single record becomes a list of one; anything else is dropped (records need ids, and a string
+ * such as `"languages": "English"` has none).
+ */
+export function asRecordList(value: unknown): { list: unknown[]; action: string; severity: RepairSeverity } {
+  if (typeof value === 'object' && value !== null) {
+    return {
+      list: [value],
+      action: 'a single record where a list belongs: read as a list of one',
+      severity: 'info',
+    };
+  }
+  if (typeof value === 'string' && value.trim() === '')
+    return { list: [], action: 'empty, read as absent', severity: 'info' };
+  return {
+    list: [],
+    action: 'a list of records belongs here (each with an id); dropped',
+    severity: 'warning',
+  };
+}
