@@ -16,6 +16,12 @@ export const configSchema = z.object({
   OPENSEARCH_USERNAME: optionalString,
   OPENSEARCH_PASSWORD: optionalString,
   OPENSEARCH_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
+  // The API server's requests to the engine: reads, sized to fail fast (OPENSEARCH_REQUEST_TIMEOUT_MS
+  // stays for imports and reindexes, in the CLI and in admin jobs).
+  OPENSEARCH_READ_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(5000),
+  ENGINE_BREAKER_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
+  ENGINE_BREAKER_COOLDOWN_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
+  ENGINE_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(64),
   OPENSEARCH_INSECURE_TLS: booleanString.default(false),
   INDEX_PREFIX: z
     .string()

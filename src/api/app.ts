@@ -87,13 +87,15 @@ export function createApp(deps: AppDeps): App {
       return problemResponse(error, path, error.status === 503 ? { 'retry-after': '5' } : {});
     }
     if (error instanceof EngineUnavailableError) {
-      logger.error({ err: error.message, path }, 'search engine unavailable');
+      // A call the gateway refused without sending (circuit open, too many in flight) is logged
+      // once, by the breaker, not once a request.
+      if (!error.shed) logger.error({ err: error.message, path }, 'search engine unavailable');
       return problemResponse(
         new ApiProblem(503, 'the search engine is unavailable; try again shortly', {
           type: 'engine-unavailable',
         }),
         path,
-        { 'retry-after': '5' },
+        { 'retry-after': String(error.shed?.retryAfterSeconds ?? 5) },
       );
     }
     if (error instanceof EngineNotFoundError) return problemResponse(new ApiProblem(404, 'not found'), path);
