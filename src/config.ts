@@ -66,6 +66,9 @@ export const configSchema = z.object({
   ),
   GEOCODER_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(3000),
   GEOCODER_CACHE_SIZE: z.coerce.number().int().min(0).max(10_000_000).default(100_000),
+  GEOCODER_BREAKER_FAILURES: z.coerce.number().int().min(1).max(1000).default(3),
+  GEOCODER_BREAKER_COOLDOWN_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  GEOCODER_FAILURE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(10_000),
   ENGINE_PORT: z.coerce.number().int().min(1025).max(65000).default(9200),
 });
 

@@ -34,7 +34,7 @@ export async function serveCommand(options: ServeOptions) {
     },
     logger,
   );
-  const geocoder = createGeocoder(config, engine);
+  const geocoder = createGeocoder(config, engine, logger);
   const jobs = config.ADMIN_TOKEN ? createReindexJobs(runtime.engine) : undefined;
   const app = createApp({
     config,
