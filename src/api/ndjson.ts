@@ -111,7 +111,13 @@ async function streamResponse(
     batches.return(undefined).catch(() => {});
     if (!dump.cutOff()) controller.error(new Error('dump stalled'));
   }
-  return new Response(body, { status: 200, headers: { 'content-type': contentType } });
+  // Chunked from the start: otherwise @hono/node-server reads the first chunks ahead to learn a
+  // Content-Length, and writes them without waiting for the client (a stalled client then holds
+  // two batches in the socket before backpressure starts).
+  return new Response(body, {
+    status: 200,
+    headers: { 'content-type': contentType, 'transfer-encoding': 'chunked' },
+  });
 }
 
 // A record stored compactly is one line already; anything else is made so.

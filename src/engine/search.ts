@@ -362,8 +362,15 @@ async function* walkPointInTime<T>(
     batch.catch(() => {});
     pending.set(part, batch);
   };
-  const askNext = ({ part, reading }: Arrival) => {
-    if (reading.count === batchSize) ask(part, reading.lastSort);
+  // Where a part goes on from: taken from an arrival before it is handed on, so the generator
+  // does not keep the batch itself while it waits for the consumer.
+  const followOf = ({ part, reading }: Arrival) => ({
+    part,
+    full: reading.count === batchSize,
+    after: reading.lastSort,
+  });
+  const askNext = (follow: ReturnType<typeof followOf>) => {
+    if (follow.full) ask(follow.part, follow.after);
   };
   try {
     parts.forEach((_, part) => {
@@ -375,15 +382,18 @@ async function* walkPointInTime<T>(
     // A part asks for its next batch only once the consumer has taken its last one: a consumer
     // that stops (a client that stops reading) then holds the batch it was given and at most one
     // other part's, never a batch per part more.
-    for (const arrival of firsts) {
+    // Each first batch leaves the list as it is handed on, so the list does not keep it either.
+    for (let arrival = firsts.shift(); arrival; arrival = firsts.shift()) {
+      const follow = followOf(arrival);
       yield { total, items: arrival.reading.items };
-      askNext(arrival);
+      askNext(follow);
     }
     while (pending.size > 0) {
       const arrival = await Promise.race(pending.values());
       pending.delete(arrival.part);
+      const follow = followOf(arrival);
       yield { total, items: arrival.reading.items };
-      askNext(arrival);
+      askNext(follow);
     }
   } finally {
     await Promise.allSettled(pending.values());
