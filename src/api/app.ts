@@ -8,6 +8,7 @@ import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { EngineNotFoundError, EngineUnavailableError } from '../engine/index.ts';
 import type { AppDeps } from './deps.ts';
+import { createDumps, type Dumps, dumpLimitsOf } from './dumps.ts';
 import { GEOCODE_HEADER_NAMES } from './geo-params.ts';
 import { allowedMethods } from './methods.ts';
 import { registerOpenApi } from './openapi.ts';
@@ -21,7 +22,7 @@ import { registerServiceAtLocationRoutes } from './routes/service-at-locations.r
 import { registerServiceRoutes } from './routes/services.routes.ts';
 import { registerTaxonomyRoutes } from './routes/taxonomies.routes.ts';
 
-export type AppEnv = { Variables: { deps: AppDeps } };
+export type AppEnv = { Variables: { deps: AppDeps; dumps: Dumps } };
 export type App = OpenAPIHono<AppEnv>;
 
 const targetToIn: Record<string, ParameterError['in']> = {
@@ -52,9 +53,11 @@ export function createRouter(): App {
 export function createApp(deps: AppDeps): App {
   const app = createRouter();
   const { logger } = deps;
+  const dumps = deps.dumps ?? createDumps(dumpLimitsOf(deps.config));
 
   app.use('*', async (c, next) => {
     c.set('deps', deps);
+    c.set('dumps', dumps);
     const started = performance.now();
     await next();
     const ms = Math.round((performance.now() - started) * 10) / 10;
@@ -100,17 +103,24 @@ export function createApp(deps: AppDeps): App {
   app.onError((error, c) => {
     const path = c.req.path;
     if (error instanceof ApiProblem) {
-      // A 503 is temporary by definition: tell clients when to try again.
-      return problemResponse(error, path, error.status === 503 ? { 'retry-after': '5' } : {});
+      // A 503 (or 429) is temporary by definition: tell clients when to try again.
+      const retryAfter = error.retryAfterSeconds ?? (error.status === 503 ? 5 : undefined);
+      return problemResponse(
+        error,
+        path,
+        retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) },
+      );
     }
     if (error instanceof EngineUnavailableError) {
-      logger.error({ err: error.message, path }, 'search engine unavailable');
+      // A call the gateway refused without sending (circuit open, too many in flight) is logged
+      // once, by the breaker, not once a request.
+      if (!error.shed) logger.error({ err: error.message, path }, 'search engine unavailable');
       return problemResponse(
         new ApiProblem(503, 'the search engine is unavailable; try again shortly', {
           type: 'engine-unavailable',
         }),
         path,
-        { 'retry-after': '5' },
+        { 'retry-after': String(error.shed?.retryAfterSeconds ?? 5) },
       );
     }
     if (error instanceof EngineNotFoundError) return problemResponse(new ApiProblem(404, 'not found'), path);

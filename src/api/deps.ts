@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Engine } from '../engine/index.ts';
 import type { GeocoderChain } from '../geo/geocoder.ts';
+import type { Dumps } from './dumps.ts';
 import type { ReindexJobs } from './jobs.ts';
 
 /** Everything the app needs, passed in once (STYLE.md 2). Tests build it with test values. */
@@ -15,4 +16,6 @@ export type AppDeps = {
   now: () => Date;
   /** Reindex jobs behind POST /admin/reindex (the admin routes exist only with ADMIN_TOKEN set). */
   jobs?: ReindexJobs;
+  /** Dump slots; by default built from the configuration's DUMP_* limits. */
+  dumps?: Dumps;
 };

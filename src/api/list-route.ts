@@ -15,10 +15,11 @@ import {
 import { F } from '../index-mapping/fields.ts';
 import { pageWindow, type SearchRequest, streamOrder } from '../index-mapping/search.query.ts';
 import type { App, AppEnv } from './app.ts';
+import { openDump } from './dumps.ts';
 import type { Paging } from './list-params.ts';
 import { asTexts, NDJSON_CONTENT_TYPE, ndjsonResponse } from './ndjson.ts';
 import { pageText, toPage } from './paging.ts';
-import { bodyErrorResponses, errorResponses } from './problem.ts';
+import { bodyErrorResponses, errorResponses, tooManyDumpsResponse } from './problem.ts';
 import { type RouteContext, requirementTag } from './route-context.ts';
 
 export type ListEndpoint<Params extends z.ZodObject> = {
@@ -52,6 +53,7 @@ export function registerListEndpoint<Params extends z.ZodObject>(
       },
     },
     ...errorResponses,
+    ...tooManyDumpsResponse,
   };
   const common = {
     path: endpoint.path,
@@ -132,12 +134,18 @@ export async function listResponse(
   const { engine, logger } = c.get('deps');
   if (paging.format === 'ndjson') {
     const batchSize = options.batchSize ?? (request.source.includes(F.record) ? FULL_BATCH : LIST_BATCH);
+    const dump = openDump(c);
+    const walk = { batchSize, ...dump.stream };
     // Records the API does not change are written as the engine stored them, never parsed.
     if (!options.enrich && !request.sortValues) {
-      return ndjsonResponse(streamRecordTexts(engine, streamOrder(request), { batchSize }), logger);
+      return ndjsonResponse(streamRecordTexts(engine, streamOrder(request), walk), dump, logger);
     }
-    const batches = streamRecords(engine, streamOrder(request), { batchSize });
-    return ndjsonResponse(asTexts(options.enrich ? enriched(batches, options.enrich) : batches), logger);
+    const batches = streamRecords(engine, streamOrder(request), walk);
+    return ndjsonResponse(
+      asTexts(options.enrich ? enriched(batches, options.enrich) : batches),
+      dump,
+      logger,
+    );
   }
   const window = pageWindow(paging.page, paging.perPage);
   if (!options.enrich) {

@@ -39,6 +39,7 @@ const problemTypes = {
   413: ['content-too-large', 'Content too large'],
   415: ['unsupported-media-type', 'Unsupported media type'],
   422: ['unprocessable', 'Unprocessable request'],
+  429: ['too-many-requests', 'Too many requests'],
   500: ['internal-error', 'Internal server error'],
   503: ['service-unavailable', 'Service unavailable'],
 } as const;
@@ -54,10 +55,12 @@ export class ApiProblem extends Error {
   readonly errors: ParameterError[] | undefined;
   readonly title: string | undefined;
   readonly typeSlug: string | undefined;
+  /** Sent as Retry-After (a 503 without it gets 5 s). */
+  readonly retryAfterSeconds: number | undefined;
   constructor(
     status: ProblemStatus,
     detail: string,
-    options: { errors?: ParameterError[]; title?: string; type?: string } = {},
+    options: { errors?: ParameterError[]; title?: string; type?: string; retryAfterSeconds?: number } = {},
   ) {
     super(detail);
     this.status = status;
@@ -65,6 +68,7 @@ export class ApiProblem extends Error {
     this.errors = options.errors;
     this.title = options.title;
     this.typeSlug = options.type;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 
@@ -104,7 +108,9 @@ const problemContent = (description: string) => ({
 export const errorResponses = {
   400: problemContent('A parameter is malformed or out of range; `errors` names each one.'),
   500: problemContent('An unexpected error on our side; it is logged.'),
-  503: problemContent('The search engine (or a geocoder it needs) is unreachable; try again later.'),
+  503: problemContent(
+    'The search engine (or a geocoder it needs) is unreachable or shedding load, or every dump slot is taken; try again after `Retry-After` seconds.',
+  ),
 } as const;
 
 /** The refusals only a route that takes a body can give (the POST twins). */
@@ -118,3 +124,10 @@ export const bodyErrorResponses = {
 } as const;
 
 export const notFoundResponse = { 404: problemContent('No record has this id.') } as const;
+
+/** Lists can be dumps (`format=ndjson`, `minimal=true`), which are capped per client. */
+export const tooManyDumpsResponse = {
+  429: problemContent(
+    'This client already runs as many dumps as one client may (`DUMP_MAX_PER_CLIENT`); retry after `Retry-After` seconds.',
+  ),
+} as const;

@@ -2,6 +2,7 @@ import { serve } from '@hono/node-server';
 import { stopEngine } from '../../engine/local-engine.ts';
 import { createApp } from '../api/app.ts';
 import { createGeocoder } from '../api/geocoding.ts';
+import { createEngine } from '../engine/index.ts';
 import { createReindexJobs } from '../ingest/reindex-jobs.ts';
 import { openRuntime } from './runtime.ts';
 
@@ -12,13 +13,29 @@ export type ServeOptions = {
 
 export async function serveCommand(options: ServeOptions) {
   const runtime = await openRuntime({ startLocalEngine: true, loggerName: 'hsds-api' });
-  const { config, logger, engine } = runtime;
+  const { config, logger } = runtime;
   if (options.demo) {
     const { loadDemoIfEmpty } = await import('./demo.ts');
     await loadDemoIfEmpty(runtime);
   }
-  const geocoder = createGeocoder(config, engine);
-  const jobs = config.ADMIN_TOKEN ? createReindexJobs(engine) : undefined;
+  // Requests are served through a handle that fails fast: read timeouts, a circuit breaker and a
+  // cap on requests in flight, so a sick engine costs clients a quick 503, not a pile-up. Admin
+  // reindex jobs keep the runtime's handle (the CLI's longer timeouts and retries): a bulk write
+  // is not a read, and a job must not be cut short by the readers' breaker.
+  const engine = createEngine(
+    {
+      ...runtime.engine.settings,
+      requestTimeoutMs: config.OPENSEARCH_READ_TIMEOUT_MS,
+      guard: {
+        failureThreshold: config.ENGINE_BREAKER_FAILURES,
+        cooldownMs: config.ENGINE_BREAKER_COOLDOWN_MS,
+        maxInFlight: config.ENGINE_MAX_IN_FLIGHT,
+      },
+    },
+    logger,
+  );
+  const geocoder = createGeocoder(config, engine, logger);
+  const jobs = config.ADMIN_TOKEN ? createReindexJobs(runtime.engine) : undefined;
   const app = createApp({
     config,
     engine,
@@ -40,6 +57,7 @@ export async function serveCommand(options: ServeOptions) {
     logger.info({ signal }, 'shutting down');
     server.close(async () => {
       await engine.close();
+      await runtime.engine.close();
       // A local engine this process started goes down with it; one started by `engine:start` stays.
       if (runtime.startedLocalEngine) await stopEngine({ port: config.ENGINE_PORT });
       process.exit(0);

@@ -1,10 +1,38 @@
 /**
  * The gateway's handle: the only place that holds the OpenSearch client. Every module in
  * src/engine takes an `Engine` and calls the client through `engineCall`, which translates errors.
+ *
+ * A handle built with `guard` (the API server's) fails fast when the engine is sick: a circuit
+ * breaker opens after consecutive timeouts or connection failures and refuses calls at once until
+ * a probe finds the engine answering, and a cap on requests in flight refuses calls beyond it. Both
+ * sit in the client's transport, so no call gets past them, whichever module makes it.
  */
-import { Client } from '@opensearch-project/opensearch';
+import { Client, errors, Transport } from '@opensearch-project/opensearch';
+import type {
+  ApiError,
+  ApiResponse,
+  TransportRequestCallback,
+  TransportRequestOptions,
+  TransportRequestParams,
+  TransportRequestPromise,
+} from '@opensearch-project/opensearch/lib/Transport.js';
 import type { Logger } from 'pino';
-import { translateEngineError } from './errors.ts';
+import {
+  type CircuitBreaker,
+  CircuitOpenError,
+  createCircuitBreaker,
+} from '../resilience/circuit-breaker.ts';
+import { createSlots, type Slots } from '../resilience/slots.ts';
+import { EngineUnavailableError, translateEngineError } from './errors.ts';
+
+export type EngineGuardSettings = {
+  /** Consecutive timeouts or connection failures that open the circuit. */
+  failureThreshold: number;
+  /** How long the circuit stays open before the engine is probed again. */
+  cooldownMs: number;
+  /** Requests in flight to the engine beyond which calls are refused at once. */
+  maxInFlight: number;
+};
 
 export type EngineSettings = {
   url: string;
@@ -16,6 +44,10 @@ export type EngineSettings = {
   prefix: string;
   shards: number;
   replicas: number;
+  /** Retries after a connection failure or timeout (default 1). Guarded handles retry only refused connections, once. */
+  maxRetries?: number;
+  /** Fail fast (the API server); without it calls wait out their timeout and retries (the CLI). */
+  guard?: EngineGuardSettings;
 };
 
 export type Engine = {
@@ -24,18 +56,146 @@ export type Engine = {
   readonly logger: Logger;
   /** The physical or alias name of one of our indices: `${prefix}-${name}`. */
   name(name: string): string;
+  /** The breaker and the in-flight cap of a guarded handle. */
+  readonly guard: { breaker: CircuitBreaker; inFlight: Slots } | undefined;
   close(): Promise<void>;
 };
 
+// Marks the breaker's own probe, which must go through while the circuit is open.
+const PROBE = Object.freeze({ probe: true });
+
+/** What says the engine is sick rather than that it refused one request. */
+const isEngineFailure = (error: unknown) =>
+  error instanceof errors.TimeoutError ||
+  error instanceof errors.ConnectionError ||
+  error instanceof errors.NoLivingConnectionsError;
+
+type RequestCallback = (err: ApiError, result: ApiResponse) => void;
+
+const emptyResult = (): ApiResponse =>
+  ({ body: null, statusCode: null, headers: null, warnings: null, meta: {} }) as unknown as ApiResponse;
+
+/**
+ * The client's transport with the breaker and the in-flight cap in front. Refusals are
+ * EngineUnavailableError with `shed` set (engineCall passes them through), so the API answers 503
+ * with Retry-After. A refused connection is retried once (a keep-alive socket the engine closed);
+ * a timeout never is: the read timeout is the whole wait.
+ */
+function guardedTransport(guard: { breaker: CircuitBreaker; inFlight: Slots }): typeof Transport {
+  const refuse = (message: string, retryAfterMs: number) =>
+    new EngineUnavailableError(message, {
+      shed: { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) },
+    });
+
+  class GuardedTransport extends Transport {
+    override request(
+      params: TransportRequestParams,
+      options?: TransportRequestOptions,
+    ): TransportRequestPromise<ApiResponse>;
+    override request(
+      params: TransportRequestParams,
+      options?: TransportRequestOptions,
+      callback?: RequestCallback,
+    ): TransportRequestCallback;
+    override request(
+      params: TransportRequestParams,
+      optionsOrCallback?: TransportRequestOptions | RequestCallback,
+      maybeCallback?: RequestCallback,
+    ): TransportRequestPromise<ApiResponse> | TransportRequestCallback {
+      const options = typeof optionsOrCallback === 'function' ? {} : (optionsOrCallback ?? {});
+      const callback = typeof optionsOrCallback === 'function' ? optionsOrCallback : maybeCallback;
+      if (!callback) {
+        let handle: TransportRequestCallback | undefined;
+        const promise = new Promise<ApiResponse>((resolve, reject) => {
+          handle = this.request(params, options, (err, result) => (err ? reject(err) : resolve(result)));
+        }) as TransportRequestPromise<ApiResponse>;
+        promise.abort = () => handle?.abort();
+        return promise;
+      }
+      if (options.context === PROBE) return super.request(params, { ...options, maxRetries: 0 }, callback);
+
+      try {
+        guard.breaker.admit();
+      } catch (error) {
+        const refusal =
+          error instanceof CircuitOpenError
+            ? refuse(
+                `the engine is failing; calls are refused for now (${error.message})`,
+                error.retryAfterMs,
+              )
+            : error;
+        process.nextTick(callback, refusal as ApiError, emptyResult());
+        return { abort: () => {} };
+      }
+      const release = guard.inFlight.tryAcquire();
+      if (!release) {
+        // Says nothing about the engine's health either way, so the breaker is not told.
+        const refusal = refuse(`too many requests in flight to the engine (${guard.inFlight.limit})`, 1000);
+        process.nextTick(callback, refusal as ApiError, emptyResult());
+        return { abort: () => {} };
+      }
+      let current: TransportRequestCallback | undefined;
+      let retried = false;
+      const send = () => {
+        current = super.request(params, { ...options, maxRetries: 0 }, (err, result) => {
+          if (err && isEngineFailure(err) && !(err instanceof errors.TimeoutError) && !retried) {
+            retried = true;
+            send();
+            return;
+          }
+          release();
+          if (err && isEngineFailure(err)) guard.breaker.recordFailure(err.message);
+          else if (!(err instanceof errors.RequestAbortedError)) guard.breaker.recordSuccess();
+          callback(err, result);
+        });
+      };
+      send();
+      return { abort: () => current?.abort() };
+    }
+  }
+  return GuardedTransport;
+}
+
 export function createEngine(settings: EngineSettings, logger: Logger): Engine {
-  const client = new Client({
+  let client: Client | undefined;
+  const guard = settings.guard
+    ? {
+        breaker: createCircuitBreaker({
+          name: 'engine',
+          failureThreshold: settings.guard.failureThreshold,
+          cooldownMs: settings.guard.cooldownMs,
+          probe: async () => {
+            await client?.transport.request(
+              { method: 'GET', path: '/' },
+              { requestTimeout: Math.min(settings.requestTimeoutMs, 2000), context: PROBE },
+            );
+          },
+          onStateChange: ({ state, reason }) => {
+            if (state === 'open') {
+              logger.error(
+                { engine: settings.url, reason, retryInMs: settings.guard?.cooldownMs },
+                'engine circuit breaker open: the engine is failing, requests get 503 until it answers again',
+              );
+            } else {
+              logger.info(
+                { engine: settings.url },
+                'engine circuit breaker closed: the engine answers again',
+              );
+            }
+          },
+        }),
+        inFlight: createSlots(settings.guard.maxInFlight),
+      }
+    : undefined;
+  client = new Client({
     node: settings.url,
     ...(settings.username
       ? { auth: { username: settings.username, password: settings.password ?? '' } }
       : {}),
     requestTimeout: settings.requestTimeoutMs,
     // Retries belong to callers that know whether a request is safe to repeat.
-    maxRetries: 1,
+    maxRetries: settings.maxRetries ?? 1,
+    ...(guard ? { Transport: guardedTransport(guard) } : {}),
     // With one node, a connection marked dead must be tried again at once when the engine comes back.
     resurrectStrategy: 'none',
     compression: 'gzip',
@@ -46,7 +206,11 @@ export function createEngine(settings: EngineSettings, logger: Logger): Engine {
     settings,
     logger,
     name: (name) => `${settings.prefix}-${name}`,
-    close: () => client.close(),
+    guard,
+    close: async () => {
+      guard?.breaker.dispose();
+      await client.close();
+    },
   };
 }
 

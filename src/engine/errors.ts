@@ -7,6 +7,15 @@ import { errors } from '@opensearch-project/opensearch';
 /** The engine could not be reached or did not answer in time: the API answers 503. */
 export class EngineUnavailableError extends Error {
   override readonly name = 'EngineUnavailableError';
+  /**
+   * Set when the gateway refused the call without sending it (circuit open, too many requests in
+   * flight): when to try again, and no need to log it per request (the breaker logs its opening).
+   */
+  readonly shed: { retryAfterSeconds: number } | undefined;
+  constructor(message: string, options?: { cause?: unknown; shed?: { retryAfterSeconds: number } }) {
+    super(message, options);
+    this.shed = options?.shed;
+  }
 }
 
 /** The document or index does not exist: the API answers 404. */

@@ -154,7 +154,9 @@ async function closePit(engine: Engine, pitId: string): Promise<void> {
   }
 }
 
-const PIT_KEEP_ALIVE = '2m';
+// Renewed by every request in the point in time, so it only needs to span the gap between two: a
+// point in time this process fails to release (it crashed) is gone from the engine's budget soon.
+const PIT_KEEP_ALIVE = '30s';
 
 async function searchDeepPage(
   engine: Engine,
@@ -309,10 +311,10 @@ function readTexts(text: string): BatchReading<string> {
 
 /**
  * Every match of a search, batch by batch, inside one point in time (a consistent snapshot however
- * long the client takes). A stream in index order is walked in parts side by side
- * (partitionStream), so both engine cores work; batches are handed on as they arrive. Each part
- * asks for its next batch while the consumer handles the current one: at most two batches a part
- * are held. The first batch carries the total of every part, and comes even when there are no
+ * long the client takes, up to the keep-alive, renewed with every batch). A stream in index order is
+ * walked in parts side by side (partitionStream), so both engine cores work; batches are handed on
+ * as they arrive. While the consumer handles one part's batch, the other parts fetch theirs: with
+ * two parts, at most two batches are held. The first batch carries the total of every part, and comes even when there are no
  * matches (total 0). Stopping the iteration (`return()`) releases the point in time.
  */
 async function* walkPointInTime<T>(
@@ -360,8 +362,15 @@ async function* walkPointInTime<T>(
     batch.catch(() => {});
     pending.set(part, batch);
   };
-  const askNext = ({ part, reading }: Arrival) => {
-    if (reading.count === batchSize) ask(part, reading.lastSort);
+  // Where a part goes on from: taken from an arrival before it is handed on, so the generator
+  // does not keep the batch itself while it waits for the consumer.
+  const followOf = ({ part, reading }: Arrival) => ({
+    part,
+    full: reading.count === batchSize,
+    after: reading.lastSort,
+  });
+  const askNext = (follow: ReturnType<typeof followOf>) => {
+    if (follow.full) ask(follow.part, follow.after);
   };
   try {
     parts.forEach((_, part) => {
@@ -370,13 +379,21 @@ async function* walkPointInTime<T>(
     const firsts = await Promise.all(pending.values());
     pending.clear();
     const total = firsts.reduce((sum, { reading }) => sum + (reading.total ?? 0), 0);
-    for (const arrival of firsts) askNext(arrival);
-    for (const { reading } of firsts) yield { total, items: reading.items };
+    // A part asks for its next batch only once the consumer has taken its last one: a consumer
+    // that stops (a client that stops reading) then holds the batch it was given and at most one
+    // other part's, never a batch per part more.
+    // Each first batch leaves the list as it is handed on, so the list does not keep it either.
+    for (let arrival = firsts.shift(); arrival; arrival = firsts.shift()) {
+      const follow = followOf(arrival);
+      yield { total, items: arrival.reading.items };
+      askNext(follow);
+    }
     while (pending.size > 0) {
       const arrival = await Promise.race(pending.values());
       pending.delete(arrival.part);
-      askNext(arrival);
+      const follow = followOf(arrival);
       yield { total, items: arrival.reading.items };
+      askNext(follow);
     }
   } finally {
     await Promise.allSettled(pending.values());

@@ -1,3 +1,8 @@
+import {
+  type CircuitBreakerOptions,
+  CircuitOpenError,
+  createCircuitBreaker,
+} from '../resilience/circuit-breaker.ts';
 import { expectedPrecision, type PostalCode } from './postal-code.ts';
 
 export type CentroidPrecision = 'postcode' | 'outcode' | 'zip';
@@ -116,6 +121,39 @@ export function createGeocodeCache(options: GeocodeCacheOptions = {}): GeocodeCa
 }
 
 // ---------------------------------------------------------------------------------------------
+// Circuit breaker
+
+export type GeocoderBreakerOptions = Omit<CircuitBreakerOptions, 'name' | 'probe'>;
+
+/**
+ * A remote geocoder behind a circuit breaker: after a few consecutive failures (unreachable, timed
+ * out, 5xx) it is skipped at once, the chain moving on to the next geocoder, instead of every
+ * lookup waiting out its timeout. After the cooldown one lookup is let through to test it. An
+ * answer of any kind ("unknown" too) counts as a success.
+ */
+export function withCircuitBreaker(geocoder: Geocoder, options: GeocoderBreakerOptions): Geocoder {
+  const breaker = createCircuitBreaker({ ...options, name: geocoder.name });
+  const isFailure = (error: unknown) => error instanceof GeocoderUnavailableError;
+  const guarded = <T>(lookup: () => Promise<T>): Promise<T> =>
+    breaker.run(lookup, isFailure).catch((error: unknown) => {
+      if (error instanceof CircuitOpenError) {
+        throw new GeocoderUnavailableError(
+          geocoder.name,
+          `skipped after repeated failures; tried again in ${Math.ceil(error.retryAfterMs / 1000)} s`,
+          { cause: error },
+        );
+      }
+      throw error;
+    });
+  const many = geocoder.geocodeMany?.bind(geocoder);
+  return {
+    name: geocoder.name,
+    geocode: (code) => guarded(() => geocoder.geocode(code)),
+    ...(many ? { geocodeMany: (codes: readonly PostalCode[]) => guarded(() => many(codes)) } : {}),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
 // Chain
 
 export type GeocoderChain = Geocoder & {
@@ -129,6 +167,15 @@ export type GeocoderChainOptions = {
   cache?: GeocodeCache | null;
   /** How many single lookups run at once when a geocoder has no bulk method. */
   concurrency?: number;
+  /**
+   * How long a code that no geocoder could settle answers "unavailable" at once instead of being
+   * looked up again (0: not remembered). Short: the point is that one outage costs one timeout per
+   * code, not one per request.
+   */
+  failureTtlMs?: number;
+  /** Most failures remembered at once. */
+  maxFailures?: number;
+  now?: () => number;
 };
 
 type Resolution = { value: Centroid | null; definitive: boolean };
@@ -189,8 +236,8 @@ async function mapWithConcurrency<T, R>(
 
 /**
  * Tries geocoders in order and returns the first exact centroid. Results that settle the question
- * (found, or unknown to every geocoder) are cached; unavailability never is. Concurrent requests for
- * the same code share one lookup.
+ * (found, or unknown to every geocoder) are cached; unavailability only for `failureTtlMs`, a short
+ * while. Concurrent requests for the same code share one lookup.
  */
 export function createGeocoderChain(
   geocoders: readonly Geocoder[],
@@ -199,6 +246,30 @@ export function createGeocoderChain(
   const cache = options.cache === undefined ? createGeocodeCache() : options.cache;
   const concurrency = options.concurrency ?? 8;
   const inFlight = new Map<string, Promise<Centroid | null>>();
+  const failureTtlMs = options.failureTtlMs ?? 0;
+  const maxFailures = options.maxFailures ?? 10_000;
+  const now = options.now ?? Date.now;
+  // Insertion order is expiry order (every entry lives failureTtlMs), so the oldest go first.
+  const failures = new Map<string, { error: GeocoderUnavailableError; expiresAt: number }>();
+
+  function recentFailure(key: string): GeocoderUnavailableError | undefined {
+    const entry = failures.get(key);
+    if (!entry) return undefined;
+    if (entry.expiresAt > now()) return entry.error;
+    failures.delete(key);
+    return undefined;
+  }
+
+  function rememberFailure(key: string, error: unknown): void {
+    if (failureTtlMs <= 0 || !(error instanceof GeocoderUnavailableError)) return;
+    failures.delete(key);
+    failures.set(key, { error, expiresAt: now() + failureTtlMs });
+    while (failures.size > maxFailures) {
+      const oldest = failures.keys().next().value;
+      if (oldest === undefined) break;
+      failures.delete(oldest);
+    }
+  }
 
   async function resolve(code: PostalCode): Promise<Resolution> {
     const attempt: Attempt = { best: null, failures: [] };
@@ -216,14 +287,22 @@ export function createGeocoderChain(
     const key = code.normalised;
     const cached = cache?.get(key);
     if (cached) return Promise.resolve(cached.value);
+    const failed = recentFailure(key);
+    if (failed) return Promise.reject(failed);
     const pending = inFlight.get(key);
     if (pending) return pending;
 
     const lookup = resolve(code)
-      .then((resolution) => {
-        if (resolution.definitive) cache?.set(key, resolution.value);
-        return resolution.value;
-      })
+      .then(
+        (resolution) => {
+          if (resolution.definitive) cache?.set(key, resolution.value);
+          return resolution.value;
+        },
+        (error: unknown) => {
+          rememberFailure(key, error);
+          throw error;
+        },
+      )
       .finally(() => inFlight.delete(key));
     inFlight.set(key, lookup);
     return lookup;
@@ -232,10 +311,13 @@ export function createGeocoderChain(
   async function geocodeMany(codes: readonly PostalCode[]): Promise<Map<string, Centroid | null>> {
     const results = new Map<string, Centroid | null>();
     const open = new Map<string, { code: PostalCode; attempt: Attempt }>();
+    let unavailable: GeocoderUnavailableError | undefined;
     for (const code of codes) {
       if (results.has(code.normalised) || open.has(code.normalised)) continue;
       const cached = cache?.get(code.normalised);
+      const failed = cached ? undefined : recentFailure(code.normalised);
       if (cached) results.set(code.normalised, cached.value);
+      else if (failed) unavailable ??= failed;
       else open.set(code.normalised, { code, attempt: { best: null, failures: [] } });
     }
 
@@ -263,13 +345,13 @@ export function createGeocoderChain(
 
     // Settle everything that can be settled (and cache it) before reporting unavailability, so a
     // retry after an outage only asks for what is still open.
-    let unavailable: GeocoderUnavailableError | undefined;
     for (const [key, { code, attempt }] of open) {
       try {
         const resolution = settle(code, attempt);
         if (resolution.definitive) cache?.set(key, resolution.value);
         results.set(key, resolution.value);
       } catch (error) {
+        rememberFailure(key, error);
         unavailable ??= error as GeocoderUnavailableError;
       }
     }

@@ -6,7 +6,10 @@ export const POSTCODES_IO_GEOCODER = 'postcodes-io';
 export type PostcodesIoGeocoderOptions = {
   /** e.g. https://api.postcodes.io or http://host/pc-api for a self-hosted instance behind a prefix. */
   baseUrl: string;
-  /** Per attempt, covering the response body too. */
+  /**
+   * The whole of one lookup: every attempt, the waits between them and an outcode fallback, with
+   * the response bodies. A hung service costs a lookup this long, never more.
+   */
   timeoutMs?: number;
   /** Extra attempts after the first, on network errors, timeouts, 429 and 5xx. */
   retries?: number;
@@ -68,13 +71,26 @@ export function createPostcodesIoGeocoder(options: PostcodesIoGeocoderOptions): 
     throw new TypeError(`postcodes.io base URL must be http or https: "${options.baseUrl}"`);
   }
 
-  /** Resolves the parsed body of a 200, or null for a 404. */
-  async function request(path: string, body?: unknown): Promise<unknown> {
+  /** When a lookup starting now must be over. */
+  const deadlineFromNow = () => Date.now() + timeoutMs;
+
+  /** Resolves the parsed body of a 200, or null for a 404; gives up at the deadline. */
+  async function request(path: string, deadline: number, body?: unknown): Promise<unknown> {
     const url = new URL(path, base);
     const attempts = retries + 1;
     let lastProblem = '';
     for (let attempt = 0; attempt < attempts; attempt++) {
-      if (attempt > 0) await sleep(retryDelayMs * 2 ** (attempt - 1));
+      if (attempt > 0) {
+        const delay = retryDelayMs * 2 ** (attempt - 1);
+        // Another attempt that could not finish before the deadline is not worth starting.
+        if (Date.now() + delay >= deadline) break;
+        await sleep(delay);
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        lastProblem ||= `no answer within ${timeoutMs} ms`;
+        break;
+      }
       let response: Response;
       try {
         response = await fetchImpl(url, {
@@ -84,7 +100,7 @@ export function createPostcodesIoGeocoder(options: PostcodesIoGeocoderOptions): 
               ? { accept: 'application/json' }
               : { accept: 'application/json', 'content-type': 'application/json' },
           body: body === undefined ? undefined : JSON.stringify(body),
-          signal: AbortSignal.timeout(timeoutMs),
+          signal: AbortSignal.timeout(left),
         });
         if (response.status === 404) {
           await response.body?.cancel();
@@ -125,37 +141,38 @@ export function createPostcodesIoGeocoder(options: PostcodesIoGeocoderOptions): 
     return { lat: at.lat, lon: at.lon, query: code.normalised, matched, precision, source: name };
   }
 
-  async function lookupOutcode(outcode: string): Promise<LatLon | null> {
+  async function lookupOutcode(outcode: string, deadline = deadlineFromNow()): Promise<LatLon | null> {
     const path = `outcodes/${encodeURIComponent(outcode)}`;
-    return readLatLon(resultOf(await request(path), path));
+    return readLatLon(resultOf(await request(path, deadline), path));
   }
 
-  async function lookupPostcode(postcode: string): Promise<LatLon | null> {
+  async function lookupPostcode(postcode: string, deadline: number): Promise<LatLon | null> {
     const path = `postcodes/${encodeURIComponent(postcode)}`;
-    return readLatLon(resultOf(await request(path), path));
-  }
-
-  async function withOutcodeFallback(code: PostalCode, found: LatLon | null): Promise<Centroid | null> {
-    if (found) return centroid(code, found, code.normalised, 'postcode');
-    if (!outcodeFallback || !code.outcode) return null;
-    const area = await lookupOutcode(code.outcode);
-    return area ? centroid(code, area, code.outcode, 'outcode') : null;
+    return readLatLon(resultOf(await request(path, deadline), path));
   }
 
   async function geocode(code: PostalCode): Promise<Centroid | null> {
     if (code.kind === 'us-zip' || !code.outcode) return null;
+    const deadline = deadlineFromNow();
     if (code.kind === 'uk-outcode') {
-      const area = await lookupOutcode(code.outcode);
+      const area = await lookupOutcode(code.outcode, deadline);
       return area ? centroid(code, area, code.outcode, 'outcode') : null;
     }
-    return withOutcodeFallback(code, await lookupPostcode(code.normalised));
+    const found = await lookupPostcode(code.normalised, deadline);
+    if (found) return centroid(code, found, code.normalised, 'postcode');
+    if (!outcodeFallback) return null;
+    const area = await lookupOutcode(code.outcode, deadline);
+    return area ? centroid(code, area, code.outcode, 'outcode') : null;
   }
 
   async function bulkPostcodes(postcodes: readonly string[]): Promise<Map<string, LatLon | null>> {
     const found = new Map<string, LatLon | null>();
     for (let start = 0; start < postcodes.length; start += BULK_LIMIT) {
       const chunk = postcodes.slice(start, start + BULK_LIMIT);
-      const result = resultOf(await request('postcodes', { postcodes: chunk }), 'postcodes');
+      const result = resultOf(
+        await request('postcodes', deadlineFromNow(), { postcodes: chunk }),
+        'postcodes',
+      );
       if (!Array.isArray(result) || result.length !== chunk.length) {
         throw new GeocoderUnavailableError(name, 'bulk reply does not match the request');
       }
@@ -191,7 +208,7 @@ export function createPostcodesIoGeocoder(options: PostcodesIoGeocoderOptions): 
     const areas = new Map<string, LatLon | null>();
     for (let start = 0; start < outcodes.length; start += OUTCODE_CONCURRENCY) {
       const slice = outcodes.slice(start, start + OUTCODE_CONCURRENCY);
-      const answers = await Promise.all(slice.map(lookupOutcode));
+      const answers = await Promise.all(slice.map((outcode) => lookupOutcode(outcode)));
       slice.forEach((outcode, index) => {
         areas.set(outcode, answers[index] ?? null);
       });

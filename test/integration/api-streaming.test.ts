@@ -1,8 +1,9 @@
 /**
  * Beyond the engine's result window (10,000 hits) and streams: deep pages are served, and equal
  * the same slice of the NDJSON stream; a client that disconnects mid-stream ends it and the point
- * in time is released.
+ * in time is released; dumps hold a slot each, and a client that stops reading loses its own.
  */
+import { type IncomingMessage, request } from 'node:http';
 import { type AddressInfo, createServer } from 'node:net';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -126,6 +127,70 @@ describe('a client that disconnects', () => {
       while ((await openPits()) > before && Date.now() < deadline)
         await new Promise((r) => setTimeout(r, 100));
       expect(await openPits()).toBe(before);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe('dump slots', () => {
+  // One dump at a time, and a client that takes nothing for a second is cut off.
+  const capped = createTestApp(engine, { DUMP_MAX_CONCURRENT: '1', DUMP_STALL_TIMEOUT_MS: '1000' });
+
+  it('a dump holds its slot until it ends: the next waits for it, with 503 and Retry-After', async () => {
+    const first = await capped.request('/services?format=ndjson');
+    expect(first.status).toBe(200);
+    const refused = await capped.request('/services?minimal=true');
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(refused.headers.get('content-type')).toBe('application/problem+json');
+    expect(await refused.json()).toMatchObject({
+      type: expect.stringMatching(/too-many-dumps$/),
+      status: 503,
+    });
+    // Pages are not dumps.
+    expect((await capped.request('/services?per_page=1')).status).toBe(200);
+    expect((await first.text()).split('\n').filter(Boolean)).toHaveLength(SERVICES);
+    const next = await capped.request('/services?minimal=true&format=ndjson');
+    expect(next.status).toBe(200);
+    await next.body?.cancel();
+    const afterCancel = await capped.request('/services?format=ndjson');
+    expect(afterCancel.status).toBe(200);
+    await afterCancel.text();
+  });
+
+  it('a client that stops reading is cut off after the stall timeout, and its point in time released', async () => {
+    const port = await freePort();
+    const server = serve({ fetch: capped.fetch, port, hostname: '127.0.0.1' });
+    try {
+      const before = await openPits();
+      const response = await new Promise<IncomingMessage>((resolve, reject) => {
+        const req = request(`http://127.0.0.1:${port}/services?format=ndjson&full=true`, resolve);
+        req.on('error', reject);
+        req.end();
+      });
+      expect(response.statusCode).toBe(200);
+      // A paused socket reads nothing: the server's buffers fill and it waits for the client.
+      response.pause();
+      const started = Date.now();
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await openPits()).toBe(before + 1);
+      while ((await openPits()) > before && Date.now() - started < 10_000) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(await openPits()).toBe(before);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(700);
+      // Its slot is free again.
+      const next = await fetch(`http://127.0.0.1:${port}/services?minimal=true&format=ndjson`);
+      expect(next.status).toBe(200);
+      await next.text();
+      // And the stalled client, reading again, finds its response cut short.
+      const complete = new Promise<boolean>((resolve) => {
+        response.on('close', () => resolve(response.complete));
+        response.on('error', () => {});
+      });
+      response.resume();
+      expect(await complete).toBe(false);
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }

@@ -161,6 +161,10 @@ beforeAll(async () => {
     GEOCODERS: 'postcodes-io',
     POSTCODES_IO_URL: fake.url,
     GEOCODER_TIMEOUT_MS: '300',
+    // These tests look at each failure's reason: nothing remembered, no breaker in the way (the
+    // fault suite covers both, test/faults/hung-geocoder.test.ts).
+    GEOCODER_FAILURE_TTL_MS: '0',
+    GEOCODER_BREAKER_FAILURES: '1000',
   });
   await seedReadIndices(engine, { services: specs.map(service) });
 });
@@ -303,7 +307,7 @@ describe('postcode search through postcodes.io', () => {
     } finally {
       await fake.setMode('up');
     }
-    // Unavailability is never cached: the same postcode works once the service is back.
+    // Unavailability is not cached here: the same postcode works once the service is back.
     expect((await app.request('/service_at_locations?postcode=AB12%203LE')).status).toBe(200);
   });
 

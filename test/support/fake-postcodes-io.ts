@@ -21,7 +21,9 @@ export type FakePostcodesIoMode =
   /** Answer normally after `delayMs`. */
   | 'slow'
   /** Answer the next `failures` requests with HTTP 500, then behave as 'up'. */
-  | 'flaky';
+  | 'flaky'
+  /** Accept every connection and never answer (a hung service: clients see only their timeout). */
+  | 'hang';
 
 export type FakePostcodesIoOptions = {
   /** Serve under a path prefix, e.g. '/pc-api', as a self-hosted instance behind a proxy might. */
@@ -182,6 +184,10 @@ export async function startFakePostcodesIo(options: FakePostcodesIoOptions = {})
   const server = createServer((req, res) => {
     requests += 1;
     log.push(`${req.method} ${req.url}`);
+    if (mode === 'hang') {
+      req.resume();
+      return;
+    }
     if (mode === 'error' || (mode === 'flaky' && failuresLeft > 0)) {
       if (mode === 'flaky') failuresLeft -= 1;
       req.resume();

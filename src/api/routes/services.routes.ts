@@ -4,6 +4,7 @@ import { serviceFullSchema } from '../../hsds/index.ts';
 import { streamOrder } from '../../index-mapping/search.query.ts';
 import { buildServiceSearch, type ServiceFilters } from '../../index-mapping/service-search.query.ts';
 import type { App } from '../app.ts';
+import { openDump } from '../dumps.ts';
 import { param, resolvePaging } from '../list-params.ts';
 import { listResponse, registerListEndpoint } from '../list-route.ts';
 import { ndjsonResponse, wholePageResponse } from '../ndjson.ts';
@@ -83,12 +84,14 @@ export function registerServiceRoutes(app: App, ctx: RouteContext) {
       const filters = toServiceFilters(p);
       if (p.minimal) {
         const { engine, logger } = c.get('deps');
+        const dump = openDump(c);
         const batches = streamRecordTexts(engine, streamOrder(buildServiceSearch(filters, 'minimal')), {
           batchSize: 5000,
+          ...dump.stream,
         });
         return paging.format === 'ndjson'
-          ? ndjsonResponse(batches, logger)
-          : wholePageResponse(batches, logger);
+          ? ndjsonResponse(batches, dump, logger)
+          : wholePageResponse(batches, dump, logger);
       }
       return listResponse(c, buildServiceSearch(filters, p.full ? 'full' : 'list'), paging);
     },

@@ -6,6 +6,7 @@ import {
   type Geocoder,
   GeocoderUnavailableError,
   selectGeocoders,
+  withCircuitBreaker,
 } from '../../../src/geo/geocoder.ts';
 import { type PostalCode, parsePostalCode } from '../../../src/geo/postal-code.ts';
 
@@ -187,6 +188,49 @@ describe('chain cache', () => {
     await expect(chain.geocode(code('AB10 1AB'))).rejects.toBeInstanceOf(GeocoderUnavailableError);
     http.state.down = false;
     await expect(chain.geocode(code('AB10 1AB'))).resolves.toMatchObject({ source: 'http' });
+  });
+
+  it('remembers unavailability for failureTtlMs only: one outage costs one lookup per code, not one per request', async () => {
+    const http = tableGeocoder('http', { 'AB10 1AB': ABERDEEN });
+    http.state.down = true;
+    let clock = 0;
+    const chain = createGeocoderChain([http.geocoder], { failureTtlMs: 10_000, now: () => clock });
+    await expect(chain.geocode(code('AB10 1AB'))).rejects.toBeInstanceOf(GeocoderUnavailableError);
+    await expect(chain.geocode(code('AB10 1AB'))).rejects.toBeInstanceOf(GeocoderUnavailableError);
+    await expect(chain.geocodeMany([code('AB10 1AB')])).rejects.toBeInstanceOf(GeocoderUnavailableError);
+    expect(http.state.calls).toBe(1);
+    http.state.down = false;
+    clock = 9_999;
+    await expect(chain.geocode(code('AB10 1AB'))).rejects.toBeInstanceOf(GeocoderUnavailableError);
+    clock = 10_000;
+    await expect(chain.geocode(code('AB10 1AB'))).resolves.toMatchObject({ source: 'http' });
+    expect(http.state.calls).toBe(2);
+  });
+
+  it('skips a geocoder whose breaker is open and goes on down the chain', async () => {
+    const http = tableGeocoder('http', { 'AB10 1AB': ABERDEEN });
+    const offline = tableGeocoder('offline', { AB10 });
+    http.state.down = true;
+    const chain = createGeocoderChain(
+      [withCircuitBreaker(http.geocoder, { failureThreshold: 2, cooldownMs: 60_000 }), offline.geocoder],
+      { cache: null },
+    );
+    for (const postcode of ['AB10 1AB', 'AB10 1AD', 'AB10 1AF', 'AB10 1AG']) {
+      await expect(chain.geocode(code(postcode))).resolves.toMatchObject({
+        source: 'offline',
+        matched: 'AB10',
+      });
+    }
+    // Two failures opened the breaker: the last two lookups never reached the sick geocoder.
+    expect(http.state.calls).toBe(2);
+    expect(offline.state.calls).toBe(4);
+  });
+
+  it('counts "unknown" as an answer: a geocoder that knows nothing is not sick', async () => {
+    const http = tableGeocoder('http', {});
+    const guarded = withCircuitBreaker(http.geocoder, { failureThreshold: 1, cooldownMs: 60_000 });
+    for (let i = 0; i < 3; i++) await expect(guarded.geocode(code('ZE9 9ZZ'))).resolves.toBeNull();
+    expect(http.state.calls).toBe(3);
   });
 
   it('shares one lookup between concurrent requests for the same code', async () => {
