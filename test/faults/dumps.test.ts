@@ -3,28 +3,22 @@
  * never read it are capped, cut off after the stall timeout, and give back their points in time;
  * past the cap a dump is refused with Retry-After while other requests, and a reindex, still run.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
 import { type IncomingMessage, request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type ApiProcess,
   baseEnv,
-  dropIndices,
   engineUrl,
-  generateDataset,
   runCli,
   sleep,
   startApi,
-  uniquePrefix,
+  usePublishedDirectory,
 } from './support.ts';
 
 const SERVICES = 2000;
 const STALL_TIMEOUT_MS = 5000;
 const MAX_DUMPS = 16;
-const prefix = uniquePrefix('dumps');
-let dir: string;
+const prefix = usePublishedDirectory('dumps', SERVICES);
 
 type Stalled = {
   status: Promise<number>;
@@ -88,18 +82,6 @@ async function timed(url: string): Promise<{ status: number; ms: number }> {
   await res.arrayBuffer();
   return { status: res.status, ms: performance.now() - started };
 }
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'hsds-faults-dumps-'));
-  await generateDataset(dir, SERVICES);
-  const imported = await runCli(['import', dir, '--quiet'], baseEnv(prefix));
-  expect(imported.code, imported.stderr).toBe(0);
-});
-
-afterAll(async () => {
-  await dropIndices(prefix);
-  await rm(dir, { recursive: true, force: true });
-});
 
 const dumpEnv = (extra: Record<string, string> = {}) =>
   baseEnv(prefix, {

@@ -4,37 +4,12 @@
  * with 503 and Retry-After, requests in flight stay bounded, and after SIGCONT the API serves
  * again by itself within seconds.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  baseEnv,
-  dropIndices,
-  generateDataset,
-  runCli,
-  signalEngine,
-  sleep,
-  startApi,
-  uniquePrefix,
-} from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { baseEnv, signalEngine, sleep, startApi, usePublishedDirectory } from './support.ts';
 
 const SERVICES = 1000;
 const READ_TIMEOUT_MS = 2000;
-const prefix = uniquePrefix('frozen');
-let dir: string;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'hsds-faults-frozen-'));
-  await generateDataset(dir, SERVICES);
-  const imported = await runCli(['import', dir, '--quiet'], baseEnv(prefix));
-  expect(imported.code, imported.stderr).toBe(0);
-});
-
-afterAll(async () => {
-  await dropIndices(prefix);
-  await rm(dir, { recursive: true, force: true });
-});
+const prefix = usePublishedDirectory('frozen', SERVICES);
 
 type Outcome = { status: number; ms: number; retryAfter: string | null; startedAt: number };
 

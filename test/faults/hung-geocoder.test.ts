@@ -3,31 +3,21 @@
  * the geocoder timeout, once: the failure is remembered for a short while, the geocoder's circuit
  * breaker opens after a few, and later lookups answer at once (503, as when no geocoder answers).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakePostcodesIo, startFakePostcodesIo } from '../support/fake-postcodes-io.ts';
-import { baseEnv, dropIndices, generateDataset, runCli, startApi, uniquePrefix } from './support.ts';
+import { baseEnv, startApi, usePublishedDirectory } from './support.ts';
 
 const SERVICES = 1000;
 const GEOCODER_TIMEOUT_MS = 3000;
-const prefix = uniquePrefix('geocoder');
-let dir: string;
+const prefix = usePublishedDirectory('geocoder', SERVICES);
 let fake: FakePostcodesIo;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'hsds-faults-geo-'));
-  await generateDataset(dir, SERVICES);
-  const imported = await runCli(['import', dir, '--quiet'], baseEnv(prefix));
-  expect(imported.code, imported.stderr).toBe(0);
   fake = await startFakePostcodesIo({ mode: 'hang' });
 });
 
 afterAll(async () => {
   await fake?.close();
-  await dropIndices(prefix);
-  await rm(dir, { recursive: true, force: true });
 });
 
 async function timed(url: string): Promise<{ status: number; ms: number }> {

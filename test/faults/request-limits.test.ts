@@ -4,38 +4,12 @@
  * measures normal requests before and during the abuse, in the same run, and asserts a ratio.
  */
 
-import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type ApiProcess,
-  baseEnv,
-  dropIndices,
-  generateDataset,
-  runCli,
-  sleep,
-  startApi,
-  uniquePrefix,
-} from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { type ApiProcess, baseEnv, sleep, startApi, usePublishedDirectory } from './support.ts';
 
 const SERVICES = 1000;
-let dir: string;
-let prefix: string;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'hsds-faults-'));
-  await generateDataset(dir, SERVICES);
-  prefix = uniquePrefix('limits');
-  const imported = await runCli(['import', dir, '--quiet'], baseEnv(prefix));
-  expect(imported.code, imported.stderr).toBe(0);
-});
-
-afterAll(async () => {
-  await dropIndices(prefix);
-  await rm(dir, { recursive: true, force: true });
-});
+const prefix = usePublishedDirectory('limits', SERVICES);
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);

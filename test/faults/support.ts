@@ -217,6 +217,23 @@ export function useDataset(services: number): () => string {
   };
 }
 
+/**
+ * A directory of `services` synthetic services, imported and published under the returned prefix
+ * before the file's tests, its indices dropped after.
+ */
+export function usePublishedDirectory(tag: string, services: number): string {
+  const prefix = uniquePrefix(tag);
+  const dataset = useDataset(services);
+  beforeAll(async () => {
+    const imported = await runCli(['import', dataset(), '--quiet'], baseEnv(prefix));
+    if (imported.code !== 0) throw new Error(`the import failed:\n${imported.stderr}`);
+  });
+  afterAll(async () => {
+    await dropIndices(prefix);
+  });
+  return prefix;
+}
+
 /** Every service id the API serves, read through a `minimal=true` dump. */
 export async function servedServiceIds(apiUrl: string): Promise<string[]> {
   const res = await fetch(`${apiUrl}/services?minimal=true&format=ndjson`);
