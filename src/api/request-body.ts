@@ -31,12 +31,17 @@ const tooLarge = (c: Context<AppEnv>, maxBytes: number, what: string) =>
     c.req.path,
   );
 
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
 export function boundedBody(limitOf: BodyLimitOf): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const raw = c.req.raw;
+    // Only these methods carry a body here; the fetch Request cannot be rebuilt with one for the
+    // others (TRACE, OPTIONS...), which the router answers with 405 or 404 as they are.
+    if (!BODY_METHODS.has(raw.method)) return next();
     const contentType = c.req.header('content-type');
     if (!raw.body) {
-      if (isJson(contentType) && raw.method !== 'GET' && raw.method !== 'HEAD') {
+      if (isJson(contentType)) {
         c.req.raw = new Request(raw, { body: '{}' });
       }
       return next();

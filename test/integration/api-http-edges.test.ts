@@ -3,6 +3,10 @@
  * too large or of the wrong type or empty, impossible dates, ids in upper case, search text
  * beyond its limit, and the `openapi_url` of GET / that no request may steer.
  */
+import { once } from 'node:events';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceFull } from '../../src/hsds/index.ts';
 import { generateDataset } from '../../src/ingest/synthetic/generate.ts';
@@ -52,6 +56,38 @@ describe('a method a path does not take', () => {
     }
     expect((await app.request('/no-such-thing', { method: 'PUT' })).status).toBe(404);
     expect((await app.request('/services/x/y')).status).toBe(404);
+  });
+});
+
+describe('methods no fetch Request can carry a body with (TRACE), over real HTTP', () => {
+  it('are a 405 like any other method the path does not take, never a 500', async () => {
+    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    try {
+      for (const path of ['/services', '/taxonomy_terms', '/organizations']) {
+        const status = await new Promise<number>((resolve, reject) => {
+          const req = httpRequest(
+            {
+              host: '127.0.0.1',
+              port,
+              path,
+              method: 'TRACE',
+              headers: { 'content-type': 'application/json' },
+            },
+            (res) => {
+              res.resume();
+              resolve(res.statusCode ?? 0);
+            },
+          );
+          req.on('error', reject);
+          req.end();
+        });
+        expect({ path, status }).toEqual({ path, status: 405 });
+      }
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
   });
 });
 
