@@ -65,23 +65,21 @@ describe('methods no fetch Request can carry a body with (TRACE), over real HTTP
     await once(server, 'listening');
     const { port } = server.address() as AddressInfo;
     try {
-      for (const path of ['/services', '/taxonomy_terms', '/organizations']) {
+      // Schemathesis sent them with a JSON body of a declared length (a chunked TRACE body gets
+      // Node's own 400 before the app sees it); the first path gets none.
+      for (const [path, body] of [
+        ['/services', ''],
+        ['/taxonomy_terms', '{"search":""}'],
+        ['/organizations', '{"search":"", "page": 1}'],
+      ] as const) {
         const status = await new Promise<number>((resolve, reject) => {
-          const req = httpRequest(
-            {
-              host: '127.0.0.1',
-              port,
-              path,
-              method: 'TRACE',
-              headers: { 'content-type': 'application/json' },
-            },
-            (res) => {
-              res.resume();
-              resolve(res.statusCode ?? 0);
-            },
-          );
+          const headers = { 'content-type': 'application/json', 'content-length': String(body.length) };
+          const req = httpRequest({ host: '127.0.0.1', port, path, method: 'TRACE', headers }, (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          });
           req.on('error', reject);
-          req.end();
+          req.end(body);
         });
         expect({ path, status }).toEqual({ path, status: 405 });
       }
