@@ -13,6 +13,7 @@ import type { StreamOptions } from '../engine/search.ts';
 import { createKeyedSlots, type KeyedSlots } from '../resilience/slots.ts';
 import type { AppEnv } from './app.ts';
 import { ApiProblem } from './problem.ts';
+import { clientAddress } from './public-url.ts';
 
 export type DumpLimits = { maxConcurrent: number; maxPerClient: number; stallTimeoutMs: number };
 
@@ -49,12 +50,13 @@ const retryAfterSeconds = (limits: DumpLimits) => Math.max(1, Math.ceil(limits.s
 
 /**
  * A slot for a dump by this request's client, or the refusal to answer (ApiProblem 503 or 429).
- * The client is the connection's address: a header naming another one could be forged.
+ * The client is the connection's address, or behind a proxy listed in TRUSTED_PROXIES the address
+ * that proxy forwarded (public-url.ts): a header from anyone else could be forged.
  */
 export function openDump(c: Context<AppEnv>): DumpTicket {
   const { limits, slots } = c.get('dumps');
   const bindings = c.env as NodeBindings | undefined;
-  const client = bindings?.incoming?.socket?.remoteAddress ?? 'unknown';
+  const client = clientAddress(c, c.get('deps').config) ?? 'unknown';
   const slot = slots.tryAcquire(client);
   if ('refused' in slot) {
     const retryAfter = retryAfterSeconds(limits);

@@ -40,12 +40,43 @@ function peerAddress(c: Context<AppEnv>): string | undefined {
   }
 }
 
+// A dual-stack socket reports IPv4 peers as ::ffff:a.b.c.d.
+const plainAddress = (address: string) =>
+  address.startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
+
+function isTrusted(address: string, proxies: readonly string[]): boolean {
+  const plain = plainAddress(address);
+  const version = isIP(plain);
+  if (version === 0) return false;
+  return trustedList(proxies).check(plain, version === 6 ? 'ipv6' : 'ipv4');
+}
+
 function isTrustedPeer(c: Context<AppEnv>, proxies: readonly string[]): boolean {
   const address = peerAddress(c);
   if (!address || proxies.length === 0) return false;
-  // A dual-stack socket reports IPv4 peers as ::ffff:a.b.c.d.
-  const plain = address.startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
-  return trustedList(proxies).check(plain, isIP(plain) === 6 ? 'ipv6' : 'ipv4');
+  return isTrusted(address, proxies);
+}
+
+/**
+ * The address of the client a request comes from, for per-client limits: the connection's peer,
+ * or, when that peer is a trusted proxy, the nearest address in `X-Forwarded-For` that is not
+ * itself a trusted proxy (what clients put further left could be forged). Undefined without a
+ * socket (app.request in tests).
+ */
+export function clientAddress(c: Context<AppEnv>, config: Config): string | undefined {
+  const peer = peerAddress(c);
+  if (!peer || config.TRUSTED_PROXIES.length === 0 || !isTrusted(peer, config.TRUSTED_PROXIES)) {
+    return peer && plainAddress(peer);
+  }
+  const forwarded = (c.req.header('x-forwarded-for') ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => isIP(plainAddress(part)) !== 0);
+  for (let i = forwarded.length - 1; i >= 0; i--) {
+    const hop = forwarded[i] as string;
+    if (!isTrusted(hop, config.TRUSTED_PROXIES)) return plainAddress(hop);
+  }
+  return plainAddress(peer);
 }
 
 /** The first value of a forwarded header (proxies append theirs to what came before). */
