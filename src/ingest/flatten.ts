@@ -204,7 +204,7 @@ function repairNotes(
 ): Issue[] {
   return repairs.map((repair) => ({
     severity: repair.severity,
-    kind: repair.action.includes('dropped') ? 'dropped-field' : 'repaired',
+    kind: repair.effect === 'dropped' ? 'dropped-field' : 'repaired',
     ...base,
     path: joinPath(path, repair.field),
     reason: repair.action,
@@ -241,6 +241,7 @@ function validate(schema: z.ZodObject, fields: Fields, strict: boolean): Validat
       field,
       found: fields[field],
       action: `${reason}: dropped, the record is kept`,
+      effect: 'dropped',
       severity: 'warning',
     });
     delete kept[field];
@@ -252,7 +253,7 @@ function validate(schema: z.ZodObject, fields: Fields, strict: boolean): Validat
 }
 
 const emptiedFields = (repairs: readonly Repair[] | undefined): ReadonlySet<string> =>
-  repairs ? new Set(repairs.filter((r) => r.action.startsWith('empty')).map((r) => r.field)) : noFields;
+  repairs ? new Set(repairs.filter((r) => r.effect === 'emptied').map((r) => r.field)) : noFields;
 
 /** Checks what a record's own fields say beyond the schema: geometry and coordinates. */
 function checkGeography(flat: FlatRecord, source: string): void {
@@ -381,8 +382,8 @@ function visit(
     const children = value[key];
     if (Array.isArray(children)) return children;
     if (children === undefined || children === null || walk.strict) return undefined;
-    const { list, action, severity } = asRecordList(children);
-    flat.notes.push(...repairNotes([{ field: key, found: children, action, severity }], base, path));
+    const { list, ...repair } = asRecordList(children);
+    flat.notes.push(...repairNotes([{ field: key, found: children, ...repair }], base, path));
     return list;
   };
   for (const link of childLinks[type] ?? []) {

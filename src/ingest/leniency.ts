@@ -32,8 +32,23 @@ import { type RecordType, recordSchemas, recordTypes, tabularTypedFields } from 
 
 export type RepairSeverity = 'info' | 'warning';
 
+/**
+ * What a repair did to the field: its value changed (or was kept and noted), it was emptied (read
+ * as absent), or the field was dropped. Import reports a dropped field as `dropped-field`, the rest
+ * as `repaired`; an emptied required field is said to be empty rather than missing.
+ */
+export type RepairEffect = 'changed' | 'emptied' | 'dropped';
+
 /** One change made to a record's value: what was found and what was done. */
-export type Repair = { field: string; found: unknown; action: string; severity: RepairSeverity };
+export type Repair = {
+  field: string;
+  found: unknown;
+  action: string;
+  effect: RepairEffect;
+  severity: RepairSeverity;
+};
+
+const EMPTIED = { value: undefined, action: 'empty, read as absent', effect: 'emptied' } as const;
 
 type FieldKind =
   | { kind: 'text' }
@@ -285,7 +300,11 @@ function lookalikeOf(type: RecordType, key: string, nestedKeys: ReadonlySet<stri
 type Fields = Record<string, unknown>;
 
 /** One field's value made usable, or `undefined` to drop it; `action` says what was done. */
-function repairValue(kind: FieldKind, value: unknown, json: boolean): { value: unknown; action?: string } {
+function repairValue(
+  kind: FieldKind,
+  value: unknown,
+  json: boolean,
+): { value: unknown; action?: string; effect?: RepairEffect } {
   if (typeof value !== 'string') {
     if (
       (kind.kind === 'text' || kind.kind === 'prose') &&
@@ -296,9 +315,7 @@ function repairValue(kind: FieldKind, value: unknown, json: boolean): { value: u
     return { value };
   }
   if (kind.kind === 'prose') {
-    return needsTrim(value) && trimAll(value) === ''
-      ? { value: undefined, action: 'empty, read as absent' }
-      : { value };
+    return needsTrim(value) && trimAll(value) === '' ? EMPTIED : { value };
   }
   let s = value;
   let trimmed = false;
@@ -311,7 +328,7 @@ function repairValue(kind: FieldKind, value: unknown, json: boolean): { value: u
     s = trimAll(s);
     trimmed = s !== value;
   }
-  if (s === '') return { value: undefined, action: 'empty, read as absent' };
+  if (s === '') return EMPTIED;
   const spaces = kind.kind === 'email' || kind.kind === 'uuid' ? 'spaces removed' : 'trimmed of spaces';
   const done = (out: unknown, action: string) => ({
     value: out,
@@ -370,9 +387,15 @@ export function applyLeniency(
 ): Repair[] | undefined {
   const plan = plans.get(type)!;
   let repairs: Repair[] | undefined;
-  const note = (field: string, found: unknown, action: string, severity: RepairSeverity = 'info') => {
+  const note = (
+    field: string,
+    found: unknown,
+    action: string,
+    effect: RepairEffect,
+    severity: RepairSeverity = 'info',
+  ) => {
     repairs ??= [];
-    repairs.push({ field, found, action, severity });
+    repairs.push({ field, found, action, effect, severity });
   };
   for (const key in fields) {
     const value = fields[key];
@@ -382,13 +405,14 @@ export function applyLeniency(
       const meant = lookalikeOf(type, key, nestedKeys);
       if (meant !== undefined) {
         delete fields[key];
-        note(key, value, `unknown field, dropped (did you mean \`${meant}\`?)`, 'warning');
+        note(key, value, `unknown field, dropped (did you mean \`${meant}\`?)`, 'dropped', 'warning');
       } else if (typeof value === 'object' && value !== null) {
         delete fields[key];
         note(
           key,
           value,
           `unknown field holding ${Array.isArray(value) ? 'a list' : 'an object'}, dropped`,
+          'dropped',
           'warning',
         );
       }
@@ -400,12 +424,12 @@ export function applyLeniency(
     if (repaired.value === undefined && json && plan.requiredText.has(key)) {
       // HSDS JSON allows `""` in a required string: the record is kept, and the gap reported.
       fields[key] = '';
-      note(key, value, 'required field is empty: kept as ""', 'warning');
+      note(key, value, 'required field is empty: kept as ""', 'changed', 'warning');
       continue;
     }
     if (repaired.value === undefined) delete fields[key];
     else fields[key] = repaired.value;
-    note(key, value, repaired.action);
+    note(key, value, repaired.action, repaired.effect ?? 'changed');
   }
   return repairs;
 }
@@ -415,19 +439,26 @@ export function applyLeniency(
  * a single record becomes a list of one; anything else is dropped (records need ids, and a string
  * such as `"languages": "English"` has none).
  */
-export function asRecordList(value: unknown): { list: unknown[]; action: string; severity: RepairSeverity } {
+export function asRecordList(value: unknown): {
+  list: unknown[];
+  action: string;
+  effect: RepairEffect;
+  severity: RepairSeverity;
+} {
   if (typeof value === 'object' && value !== null) {
     return {
       list: [value],
       action: 'a single record where a list belongs: read as a list of one',
+      effect: 'changed',
       severity: 'info',
     };
   }
   if (typeof value === 'string' && value.trim() === '')
-    return { list: [], action: 'empty, read as absent', severity: 'info' };
+    return { list: [], action: EMPTIED.action, effect: 'emptied', severity: 'info' };
   return {
     list: [],
     action: 'a list of records belongs here (each with an id); dropped',
+    effect: 'dropped',
     severity: 'warning',
   };
 }
