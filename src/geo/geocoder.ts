@@ -76,40 +76,61 @@ export type GeocodeCacheOptions = {
 };
 
 /**
- * A bounded LRU with expiry. A Map keeps insertion order, so re-inserting on read moves an entry to
- * the young end and the first key is always the least recently used.
+ * A bounded map whose entries expire. A Map keeps insertion order, so the first key is always the
+ * one to evict: with `refreshOnRead` a read moves an entry to the young end (least recently used
+ * goes first); without, insertion order is expiry order when every entry lives as long.
  */
-export function createGeocodeCache(options: GeocodeCacheOptions = {}): GeocodeCache {
-  const maxEntries = options.maxEntries ?? 10_000;
-  const ttlMs = options.ttlMs ?? 24 * 60 * 60 * 1000;
-  const unknownTtlMs = options.unknownTtlMs ?? 60 * 60 * 1000;
-  const now = options.now ?? Date.now;
-  if (!(maxEntries >= 1)) throw new RangeError('geocode cache maxEntries must be at least 1');
-
-  const entries = new Map<string, { value: Centroid | null; expiresAt: number }>();
-  const stats = { hits: 0, misses: 0 };
-
+function createExpiringMap<V>(maxEntries: number, now: () => number, refreshOnRead: boolean) {
+  const entries = new Map<string, { value: V; expiresAt: number }>();
   return {
-    get(key) {
+    /** The live entry, or undefined (an expired one is dropped). */
+    get(key: string): { value: V } | undefined {
       const entry = entries.get(key);
       if (!entry || entry.expiresAt <= now()) {
         if (entry) entries.delete(key);
-        stats.misses += 1;
         return undefined;
       }
-      entries.delete(key);
-      entries.set(key, entry);
-      stats.hits += 1;
+      if (refreshOnRead) {
+        entries.delete(key);
+        entries.set(key, entry);
+      }
       return { value: entry.value };
     },
-    set(key, value) {
+    set(key: string, value: V, ttlMs: number): void {
       entries.delete(key);
-      entries.set(key, { value, expiresAt: now() + (value ? ttlMs : unknownTtlMs) });
+      entries.set(key, { value, expiresAt: now() + ttlMs });
       while (entries.size > maxEntries) {
         const oldest = entries.keys().next().value;
         if (oldest === undefined) break;
         entries.delete(oldest);
       }
+    },
+    clear: () => entries.clear(),
+    get size() {
+      return entries.size;
+    },
+  };
+}
+
+/** A bounded LRU with expiry (createExpiringMap). */
+export function createGeocodeCache(options: GeocodeCacheOptions = {}): GeocodeCache {
+  const maxEntries = options.maxEntries ?? 10_000;
+  const ttlMs = options.ttlMs ?? 24 * 60 * 60 * 1000;
+  const unknownTtlMs = options.unknownTtlMs ?? 60 * 60 * 1000;
+  if (!(maxEntries >= 1)) throw new RangeError('geocode cache maxEntries must be at least 1');
+
+  const entries = createExpiringMap<Centroid | null>(maxEntries, options.now ?? Date.now, true);
+  const stats = { hits: 0, misses: 0 };
+
+  return {
+    get(key) {
+      const entry = entries.get(key);
+      if (entry) stats.hits += 1;
+      else stats.misses += 1;
+      return entry;
+    },
+    set(key, value) {
+      entries.set(key, value, value ? ttlMs : unknownTtlMs);
     },
     clear() {
       entries.clear();
@@ -247,28 +268,18 @@ export function createGeocoderChain(
   const concurrency = options.concurrency ?? 8;
   const inFlight = new Map<string, Promise<Centroid | null>>();
   const failureTtlMs = options.failureTtlMs ?? 0;
-  const maxFailures = options.maxFailures ?? 10_000;
-  const now = options.now ?? Date.now;
-  // Insertion order is expiry order (every entry lives failureTtlMs), so the oldest go first.
-  const failures = new Map<string, { error: GeocoderUnavailableError; expiresAt: number }>();
+  // Every failure lives failureTtlMs, so insertion order is expiry order: the oldest go first.
+  const failures = createExpiringMap<GeocoderUnavailableError>(
+    options.maxFailures ?? 10_000,
+    options.now ?? Date.now,
+    false,
+  );
 
-  function recentFailure(key: string): GeocoderUnavailableError | undefined {
-    const entry = failures.get(key);
-    if (!entry) return undefined;
-    if (entry.expiresAt > now()) return entry.error;
-    failures.delete(key);
-    return undefined;
-  }
+  const recentFailure = (key: string) => failures.get(key)?.value;
 
   function rememberFailure(key: string, error: unknown): void {
     if (failureTtlMs <= 0 || !(error instanceof GeocoderUnavailableError)) return;
-    failures.delete(key);
-    failures.set(key, { error, expiresAt: now() + failureTtlMs });
-    while (failures.size > maxFailures) {
-      const oldest = failures.keys().next().value;
-      if (oldest === undefined) break;
-      failures.delete(oldest);
-    }
+    failures.set(key, error, failureTtlMs);
   }
 
   async function resolve(code: PostalCode): Promise<Resolution> {
