@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   baseEnv,
+  engineUrl,
   dropIndices,
   runCli,
   sleep,
@@ -17,7 +18,7 @@ import {
   useDataset,
 } from './support.ts';
 
-const SERVICES = 1500;
+const SERVICES = 800;
 const dataset = useDataset(SERVICES);
 
 type Served = { id: string; name: string; service?: { id: string; name: string } };
@@ -41,7 +42,9 @@ async function servedState(api: string) {
 }
 
 describe('an incremental publish killed midway', () => {
-  it('leaves each service old or new, never half, and the next publish completes it', async () => {
+  it('leaves each service old or new, never half, and the next publish completes it', {
+    timeout: 900_000,
+  }, async () => {
     const prefix = uniquePrefix('publish-kill');
     const env = baseEnv(prefix);
     try {
@@ -71,7 +74,15 @@ describe('an incremental publish killed midway', () => {
         await sleep(50);
       }
       expect(output).toContain('Publishing');
-      await sleep(1500);
+      // Killed as soon as the first renamed services are searchable: the publish is under way.
+      for (;;) {
+        const res = await fetch(`${engineUrl()}/${prefix}-services/_count?q=name:renamed`).catch(
+          () => undefined,
+        );
+        const count = res?.ok ? ((await res.json()) as { count: number }).count : 0;
+        if (count > 0 || cli.child.exitCode !== null || Date.now() > deadline) break;
+        await sleep(20);
+      }
       cli.child.kill('SIGKILL');
       await cli.result;
 
