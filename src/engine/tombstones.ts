@@ -52,10 +52,14 @@ export async function updateTombstones(
   deletedAt = new Date().toISOString(),
 ): Promise<{ written: number; cleared: number }> {
   const gone = deleted.filter((r) => isServedType(r.type));
-  const back = live.filter((r) => isServedType(r.type));
-  if (gone.length === 0 && back.length === 0) return { written: 0, cleared: 0 };
   await ensureTombstonesIndex(engine);
   const index = tombstonesIndex(engine);
+  // Only the records that come back with a tombstone (rare) cost a delete.
+  const back = await existingTombstones(
+    engine,
+    live.filter((r) => isServedType(r.type)),
+  );
+  if (gone.length === 0 && back.length === 0) return { written: 0, cleared: 0 };
   const writer = createBulkWriter(engine);
   for (const { type, id } of gone) {
     if (!isServedType(type)) continue;
@@ -66,6 +70,27 @@ export async function updateTombstones(
   if (stats.failed > 0) throw new Error(`${stats.failed} tombstone writes were refused by the engine`);
   await engineCall('refresh tombstones', () => engine.client.indices.refresh({ index }));
   return { written: gone.length, cleared: back.length };
+}
+
+/** The records among `refs` that have a tombstone. */
+async function existingTombstones(engine: Engine, refs: readonly RecordRef[]): Promise<RecordRef[]> {
+  const found: RecordRef[] = [];
+  for (let i = 0; i < refs.length; i += 10_000) {
+    const chunk = refs.slice(i, i + 10_000);
+    const { body } = await engineCall('find tombstones', () =>
+      engine.client.search({
+        index: tombstonesIndex(engine),
+        body: {
+          size: chunk.length,
+          _source: false,
+          query: { ids: { values: chunk.map((r) => tombstoneId(r.type, r.id)) } },
+        },
+      } as never),
+    );
+    const ids = new Set((body as { hits: { hits: { _id: string }[] } }).hits.hits.map((h) => h._id));
+    for (const ref of chunk) if (ids.has(tombstoneId(ref.type, ref.id))) found.push(ref);
+  }
+  return found;
 }
 
 /** Removes tombstones older than the retention period; returns how many went. */

@@ -99,6 +99,7 @@ const chunks = <T>(list: readonly T[], size: number): T[][] => {
   return out;
 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+let lastPruned = 0;
 
 /** The physical indices the aliases serve; throws when something is not served or predates `nested_ids`. */
 async function liveTargets(engine: Engine): Promise<Record<ReadIndex, string>> {
@@ -274,17 +275,21 @@ export async function publishChanges(
     );
     if (live) {
       report.tombstones = await updateTombstones(engine, deleted, written);
-      await pruneTombstones(
-        engine,
-        options.tombstoneRetentionDays ??
-          engine.settings.tombstoneRetentionDays ??
-          DEFAULT_TOMBSTONE_RETENTION_DAYS,
-      );
       await recordServedCounts(engine, targets);
       await logged?.done();
       await options.onPublished?.();
       await markChangesDone(engine, leftOver);
-      await pruneChanges(engine);
+      // Housekeeping, at most once an hour per process: old tombstones and old log entries.
+      if (Date.now() - lastPruned > 3_600_000) {
+        lastPruned = Date.now();
+        await pruneTombstones(
+          engine,
+          options.tombstoneRetentionDays ??
+            engine.settings.tombstoneRetentionDays ??
+            DEFAULT_TOMBSTONE_RETENTION_DAYS,
+        );
+        await pruneChanges(engine);
+      }
     }
     report.ms = Date.now() - started;
     return report;

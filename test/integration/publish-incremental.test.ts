@@ -240,6 +240,15 @@ describe('deletions', () => {
     expect(await ndjsonIds('/services?format=ndjson')).toHaveLength(servedBefore);
   });
 
+  it('a deleted service that comes back is served again and leaves the change feed', async () => {
+    const back = services[5]!;
+    back.last_modified = now();
+    await importFile('directory.json', services, { sync: true });
+    expect((await getJson(app, `/services/${back.id}`)).status).toBe(200);
+    const feed = await getNdjson(app, '/services?include_deleted=true&format=ndjson');
+    expect(feed.filter((s) => s.id === back.id)).toEqual([expect.not.objectContaining({ deleted: true })]);
+  });
+
   it('hsds delete of an organization takes its services, and says so in the change feed', async () => {
     const organizationId = services[10]!.organization_id!;
     const ofIt = services.filter((s) => s.organization_id === organizationId).map((s) => s.id);
