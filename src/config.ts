@@ -121,7 +121,7 @@ export const configSchema = z.object({
   ENGINE_PORT: z.coerce.number().int().min(1025).max(65000).default(9200),
   EXPLORE_TILE_URL: z
     .preprocess(
-      (v) => (v === undefined ? OSM_TILES : v === '' || v === 'none' ? null : v),
+      (v) => (v === undefined || v === '' ? OSM_TILES : v === 'none' ? null : v),
       z
         .string()
         .refine(isTileUrl, { error: 'must be an http(s) URL with {z}, {x} and {y}, or none' })
