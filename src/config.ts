@@ -22,6 +22,20 @@ export function isAddressOrSubnet(entry: string): boolean {
   return /^\d{1,3}$/.test(prefix) && bits <= (family === 4 ? 32 : 128);
 }
 
+/** The OpenStreetMap Foundation's public tiles: fine for a demo, see its tile usage policy for more. */
+export const OSM_TILES = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+
+/** A Leaflet tile URL template: http(s), with {z}, {x} and {y} (and optionally {s}, {r}). */
+function isTileUrl(template: string): boolean {
+  if (!['{z}', '{x}', '{y}'].every((part) => template.includes(part))) return false;
+  try {
+    const url = new URL(template.replaceAll('{s}', 'a').replace(/\{[a-z]+\}/g, '0'));
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
 export const configSchema = z.object({
   OPENSEARCH_URL: optionalUrl.describe('The engine. Unset: `npm start` runs the local engine (engine/).'),
   OPENSEARCH_USERNAME: optionalString,
@@ -111,6 +125,16 @@ export const configSchema = z.object({
     .default(30)
     .describe('Days a deleted record stays in the change feed (include_deleted=true).'),
   ENGINE_PORT: z.coerce.number().int().min(1025).max(65000).default(9200),
+  EXPLORE_TILE_URL: z
+    .preprocess(
+      (v) => (v === undefined || v === '' ? OSM_TILES : v === 'none' ? null : v),
+      z
+        .string()
+        .refine(isTileUrl, { error: 'must be an http(s) URL with {z}, {x} and {y}, or none' })
+        .nullable(),
+    )
+    .describe('Base map tiles of the /explore page; none: points and shapes on a plain background.'),
+  EXPLORE_TILE_ATTRIBUTION: z.string().default('© OpenStreetMap contributors'),
 });
 
 export type Config = z.infer<typeof configSchema>;

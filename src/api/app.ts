@@ -9,6 +9,7 @@ import { HTTPException } from 'hono/http-exception';
 import { EngineNotFoundError, EngineUnavailableError } from '../engine/index.ts';
 import type { AppDeps } from './deps.ts';
 import { createDumps, type Dumps, dumpLimitsOf } from './dumps.ts';
+import { registerExplore } from './explore.ts';
 import { GEOCODE_HEADER_NAMES } from './geo-params.ts';
 import { allowedMethods } from './methods.ts';
 import { registerOpenApi } from './openapi.ts';
@@ -86,6 +87,7 @@ export function createApp(deps: AppDeps): App {
   registerTaxonomyRoutes(app, routes);
   if (deps.config.ADMIN_TOKEN) registerAdminRoutes(app);
   registerOpenApi(app, deps.config);
+  registerExplore(app, deps.config);
 
   app.notFound((c) => {
     // A path the API serves, asked with another method, is a 405 that says which methods it takes.

@@ -1,0 +1,310 @@
+/**
+ * The search page: a GET form whose fields are the API's own parameters, so the page's URL is the
+ * search (shareable, bookmarkable, and the browser's back button works). Each search is a page
+ * load; the page reads its URL, asks `/service_at_locations` and shows the results as a list and
+ * on the map.
+ */
+import { ApiError, getJson, getSettings, queryOf } from './api.js';
+import {
+  areaShapes,
+  firstPhone,
+  formatAddress,
+  formatDistance,
+  locationAddress,
+  schedulesOf,
+  servedAreas,
+  summariseOpening,
+  telHref,
+} from './format.js';
+import { createMap } from './map.js';
+import { html, nothing, render } from './vendor/lit-html.js';
+
+export const PER_PAGE = 10;
+const FIELDS = ['search', 'postcode', 'proximity', 'taxonomy_term_id'];
+const DISTANCES = [
+  ['', 'Any distance'],
+  ['1000', 'Within 1 km'],
+  ['2000', 'Within 2 km'],
+  ['5000', 'Within 5 km'],
+  ['10000', 'Within 10 km'],
+  ['25000', 'Within 25 km'],
+];
+
+/** The search in the page's URL: the form's fields and the page number. */
+export function readSearch(params) {
+  const search = Object.fromEntries(FIELDS.map((name) => [name, params.get(name)?.trim() ?? '']));
+  const page = Number(params.get('page'));
+  const perPage = Number(params.get('per_page'));
+  return {
+    ...search,
+    page: Number.isInteger(page) && page > 1 ? page : 1,
+    // A page size in the URL is kept (a link can ask for more); the form never sets one.
+    perPage: Number.isInteger(perPage) && perPage >= 1 && perPage <= 50 ? perPage : PER_PAGE,
+  };
+}
+
+const hasCriteria = (search) => FIELDS.some((name) => search[name] !== '');
+
+/**
+ * Taxonomy terms as select options: one group per top-level term that has children (its
+ * descendants as options, indented by depth), and one per taxonomy for the rest.
+ */
+export function termGroups(terms) {
+  const children = new Map();
+  for (const term of terms) {
+    const siblings = children.get(term.parent_id ?? '') ?? [];
+    siblings.push(term);
+    children.set(term.parent_id ?? '', siblings);
+  }
+  const byName = (a, b) => a.name.localeCompare(b.name);
+  const descendants = (term, depth) =>
+    (children.get(term.id) ?? [])
+      .sort(byName)
+      .flatMap((child) => [{ term: child, depth }, ...descendants(child, depth + 1)]);
+  const groups = [];
+  const loose = new Map();
+  for (const top of (children.get('') ?? []).sort(byName)) {
+    if (children.has(top.id)) {
+      groups.push({ label: top.name, options: descendants(top, 0) });
+    } else {
+      const taxonomy = top.taxonomy_detail?.name ?? top.taxonomy ?? 'Other';
+      loose.set(taxonomy, [...(loose.get(taxonomy) ?? []), { term: top, depth: 0 }]);
+    }
+  }
+  for (const [label, options] of loose) groups.push({ label, options });
+  return groups;
+}
+
+const pageHref = (search, page) => {
+  const params = Object.fromEntries(FIELDS.map((name) => [name, search[name]]));
+  const perPage = search.perPage === PER_PAGE ? '' : search.perPage;
+  return queryOf({ ...params, per_page: perPage, page: page > 1 ? page : '' }) || 'explore';
+};
+
+/** Empty fields are left out of the URL, so a shared link shows only the search that was made. */
+function onSubmit(event) {
+  const form = event.currentTarget;
+  const postcode = form.elements.namedItem('postcode');
+  for (const field of form.elements) {
+    if (!field.name) continue;
+    // A distance needs a postcode to measure from; without one it is not sent.
+    const pointless = field.name === 'proximity' && postcode.value.trim() === '';
+    if (field.value.trim() === '' || pointless) field.disabled = true;
+  }
+}
+
+function searchForm(search, groups) {
+  const selected = (value, current) => value === current;
+  return html`
+    <form class="search-form" method="get" action="explore" role="search" @submit=${onSubmit}>
+      <div class="field field-search">
+        <label for="search">What are you looking for?</label>
+        <input id="search" name="search" type="search" .value=${search.search} maxlength="500"
+          placeholder="for example: food bank, debt advice" autocomplete="off" />
+      </div>
+      <div class="field">
+        <label for="postcode">Postcode or ZIP code</label>
+        <input id="postcode" name="postcode" type="text" .value=${search.postcode}
+          autocomplete="postal-code" spellcheck="false" size="10" aria-describedby="postcode-hint" />
+        <p class="hint" id="postcode-hint">For example AB10 1AB. Results come nearest first.</p>
+      </div>
+      <div class="field">
+        <label for="proximity">Distance</label>
+        <select id="proximity" name="proximity">
+          ${DISTANCES.map(
+            ([value, label]) =>
+              html`<option value=${value} ?selected=${selected(value, search.proximity)}>${label}</option>`,
+          )}
+        </select>
+      </div>
+      <div class="field">
+        <label for="taxonomy_term_id">Type of help</label>
+        <select id="taxonomy_term_id" name="taxonomy_term_id">
+          <option value="">Any</option>
+          ${groups.map(
+            (group) => html`<optgroup label=${group.label}>
+              ${group.options.map(
+                ({ term, depth }) =>
+                  html`<option value=${term.id} ?selected=${selected(term.id, search.taxonomy_term_id)}>
+                    ${'\u00a0\u00a0'.repeat(depth)}${term.name}
+                  </option>`,
+              )}
+            </optgroup>`,
+          )}
+        </select>
+      </div>
+      <div class="field field-submit"><button type="submit">Search</button></div>
+    </form>
+  `;
+}
+
+function statusText(state) {
+  const { search, results, error } = state;
+  if (error) return '';
+  if (!results) return hasCriteria(search) ? 'Searching…' : 'Loading services…';
+  const total = results.total_items;
+  const noun = total === 1 ? 'service' : 'services';
+  const where = search.postcode
+    ? ` ${search.proximity ? `within ${formatDistance(Number(search.proximity))} of` : 'for'} ${search.postcode.toUpperCase()}`
+    : '';
+  if (total === 0) return `No services found${where}. Try a wider distance or fewer words.`;
+  const order = search.postcode ? ', nearest first' : '';
+  const range = `${(results.page_number - 1) * search.perPage + 1}–${(results.page_number - 1) * search.perPage + results.size}`;
+  return `${total} ${noun}${where}${order}. Showing ${range}.`;
+}
+
+function resultItem(item, number, state) {
+  const service = item.service ?? {};
+  const location = item.location ?? {};
+  const phone = firstPhone(item, service, location);
+  const opening = summariseOpening(schedulesOf(item));
+  const address = formatAddress(locationAddress(location));
+  const selected = state.selected === item.id;
+  return html`
+    <li class="result ${selected ? 'selected' : ''}" id="result-${item.id}" data-id=${item.id}>
+      <article aria-labelledby="name-${item.id}">
+        <div class="result-head">
+          <span class="result-number" aria-hidden="true">${number}</span>
+          <h3 id="name-${item.id}"><a href="?service=${service.id}">${service.name}</a></h3>
+        </div>
+        ${service.organization?.name ? html`<p class="organization">${service.organization.name}</p>` : nothing}
+        <dl class="facts">
+          ${
+            typeof item.distance === 'number'
+              ? html`<div><dt>Distance</dt><dd class="distance" data-metres=${item.distance}>${formatDistance(item.distance)}</dd></div>`
+              : nothing
+          }
+          <div><dt>Where</dt><dd>${address || location.name || (location.location_type === 'virtual' ? 'Online or by phone' : 'Not given')}</dd></div>
+          ${phone ? html`<div><dt>Phone</dt><dd><a href=${telHref(phone.number)}>${phone.number}</a></dd></div>` : nothing}
+          ${opening ? html`<div><dt>Open</dt><dd>${opening}</dd></div>` : nothing}
+        </dl>
+        <div class="result-actions">
+          <button type="button" class="secondary" aria-pressed=${selected ? 'true' : 'false'}
+            aria-controls="map" @click=${() => state.onSelect(item.id)}>
+            ${selected ? 'Shown on the map' : 'Show area on the map'}
+          </button>
+          <a href="?service=${service.id}">Full details<span class="visually-hidden"> of ${service.name}</span></a>
+        </div>
+      </article>
+    </li>
+  `;
+}
+
+function pager(state) {
+  const { results, search } = state;
+  if (!results || results.total_pages <= 1) return nothing;
+  const page = results.page_number;
+  return html`
+    <nav class="pager" aria-label="Result pages">
+      ${page > 1 ? html`<a rel="prev" href=${pageHref(search, page - 1)}>Previous page</a>` : html`<span></span>`}
+      <span>Page ${page} of ${results.total_pages}</span>
+      ${page < results.total_pages ? html`<a rel="next" href=${pageHref(search, page + 1)}>Next page</a>` : html`<span></span>`}
+    </nav>
+  `;
+}
+
+function view(state) {
+  const { results, error } = state;
+  const items = results?.contents ?? [];
+  const first = results ? (results.page_number - 1) * state.search.perPage + 1 : 1;
+  return html`
+    <h1>Find help near you</h1>
+    ${searchForm(state.search, state.groups)}
+    <div class="results-layout">
+      <section class="results" aria-labelledby="results-heading">
+        <h2 id="results-heading">Results</h2>
+        <p class="status" role="status" aria-live="polite">${statusText(state)}</p>
+        ${error ? html`<div class="error" role="alert"><h3>We could not search</h3><p class="error-detail">${error}</p></div>` : nothing}
+        ${items.length > 0 ? html`<ol class="result-list" start=${first}>${items.map((item, i) => resultItem(item, first + i, state))}</ol>` : nothing}
+        ${pager(state)}
+      </section>
+      <section class="map-panel" aria-labelledby="map-heading">
+        <h2 id="map-heading" class="visually-hidden">Map</h2>
+        <div id="map" class="map" role="region" aria-label="Map of the results"></div>
+        <p class="map-caption" aria-live="polite">${state.caption}</p>
+      </section>
+    </div>
+  `;
+}
+
+export async function showSearchPage(root, params) {
+  const state = {
+    search: readSearch(params),
+    groups: [],
+    results: undefined,
+    error: '',
+    selected: undefined,
+    caption: '',
+    onSelect: (id) => select(id),
+  };
+  const draw = () => render(view(state), root);
+  draw();
+
+  const settings = await getSettings().catch(() => ({}));
+  const map = createMap(root.querySelector('#map'), settings, { onSelect: (id) => select(id, true) });
+
+  function select(id, fromMap = false) {
+    const item = state.results?.contents.find((candidate) => candidate.id === id);
+    if (!item) return;
+    state.selected = id;
+    const shapes = areaShapes(servedAreas(item));
+    const bounds = map.select(id, shapes);
+    const element = root.querySelector('#map');
+    if (bounds) {
+      element.dataset.areaOf = id;
+      element.dataset.areaBounds = JSON.stringify([
+        bounds.getWest(),
+        bounds.getSouth(),
+        bounds.getEast(),
+        bounds.getNorth(),
+      ]);
+    } else {
+      delete element.dataset.areaOf;
+      delete element.dataset.areaBounds;
+    }
+    state.caption =
+      shapes.length > 0
+        ? `Showing the area served by ${item.service?.name}.`
+        : `${item.service?.name} publishes no service area.`;
+    draw();
+    if (fromMap) root.querySelector(`#result-${CSS.escape(id)}`)?.scrollIntoView({ block: 'nearest' });
+  }
+
+  getJson('taxonomy_terms', { per_page: 1000 })
+    .then((page) => {
+      state.groups = termGroups(page.contents);
+      draw();
+    })
+    .catch(() => {
+      // Without terms the filter offers "Any" only; the search itself still works.
+    });
+
+  const { page, perPage, ...criteria } = state.search;
+  try {
+    state.results = await getJson('service_at_locations', {
+      ...criteria,
+      proximity: criteria.postcode ? criteria.proximity : '',
+      full: 'true',
+      page,
+      per_page: perPage,
+    });
+  } catch (error) {
+    state.error = error instanceof ApiError ? error.message : 'Something went wrong while searching.';
+  }
+  document.title =
+    state.search.search || state.search.postcode
+      ? `${[state.search.search, state.search.postcode].filter(Boolean).join(' near ')} – Find help near you`
+      : 'Find help near you';
+  draw();
+  const items = state.results?.contents ?? [];
+  const first = state.results ? (state.results.page_number - 1) * state.search.perPage + 1 : 1;
+  map.showResults(
+    items.flatMap((item, i) => {
+      const { latitude, longitude } = item.location ?? {};
+      if (typeof latitude !== 'number' || typeof longitude !== 'number') return [];
+      return [
+        { id: item.id, number: first + i, name: item.service?.name ?? '', lat: latitude, lon: longitude },
+      ];
+    }),
+  );
+}
