@@ -2,6 +2,7 @@
  * Configuration: environment variables parsed once, at start, by one zod schema. A bad value
  * stops the process with a message naming every bad variable (formatConfigError).
  */
+import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { z } from '@hono/zod-openapi';
 
@@ -23,7 +24,30 @@ export function isAddressOrSubnet(entry: string): boolean {
 }
 
 export const configSchema = z.object({
-  OPENSEARCH_URL: optionalUrl.describe('The engine. Unset: `npm start` runs the local engine (engine/).'),
+  OPENSEARCH_URL: z
+    .preprocess(
+      (v) => (v === '' ? undefined : v),
+      z
+        .string()
+        .transform((s) =>
+          s
+            .split(',')
+            .map((x) => x.trim())
+            .filter(Boolean)
+            .join(','),
+        )
+        .refine((s) => s !== '' && s.split(',').every((url) => z.url().safeParse(url).success), {
+          error: 'must be a URL, or several comma-separated (the nodes of one cluster)',
+        })
+        .optional(),
+    )
+    .describe(
+      'The engine: one URL, or the nodes of a cluster comma-separated. Unset: `npm start` runs the local engine (engine/).',
+    ),
+  OPENSEARCH_CA_FILE: z
+    .preprocess((v) => (v === '' ? undefined : v), z.string().optional())
+    .refine((file) => file === undefined || existsSync(file), { error: 'no such file' })
+    .describe("A PEM file of the certificate authority that signed the engine's TLS certificate."),
   OPENSEARCH_USERNAME: optionalString,
   OPENSEARCH_PASSWORD: optionalString,
   OPENSEARCH_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
@@ -42,8 +66,15 @@ export const configSchema = z.object({
     )
     .max(60)
     .default('hsds'),
-  INDEX_SHARDS: z.coerce.number().int().min(1).max(64).default(1),
-  INDEX_REPLICAS: z.coerce.number().int().min(0).max(8).default(0),
+  // Unset: chosen by the cluster's size when an index is created (src/engine/layout.ts).
+  INDEX_SHARDS: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce.number().int().min(1).max(64).optional(),
+  ),
+  INDEX_REPLICAS: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce.number().int().min(0).max(8).optional(),
+  ),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

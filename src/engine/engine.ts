@@ -35,15 +35,20 @@ export type EngineGuardSettings = {
 };
 
 export type EngineSettings = {
+  /** One URL, or the nodes of a cluster comma-separated (requests go round them). */
   url: string;
+  /** PEM text of a certificate authority the engine's TLS certificate must chain to. */
+  ca?: string | undefined;
   username?: string | undefined;
   password?: string | undefined;
   requestTimeoutMs: number;
   insecureTls?: boolean;
   /** Every index and alias name starts with `${prefix}-`. Tests use one prefix per file. */
   prefix: string;
-  shards: number;
-  replicas: number;
+  /** Primary shards of a new index; unset: by the cluster's size (layout.ts). */
+  shards?: number | undefined;
+  /** Replicas of each shard; unset: by the cluster's size (layout.ts). */
+  replicas?: number | undefined;
   /** Retries after a connection failure or timeout (default 1). Guarded handles retry only refused connections, once. */
   maxRetries?: number;
   /** Fail fast (the API server); without it calls wait out their timeout and retries (the CLI). */
@@ -187,8 +192,9 @@ export function createEngine(settings: EngineSettings, logger: Logger): Engine {
         inFlight: createSlots(settings.guard.maxInFlight),
       }
     : undefined;
+  const nodes = settings.url.split(',');
   client = new Client({
-    node: settings.url,
+    node: nodes.length > 1 ? nodes : settings.url,
     ...(settings.username
       ? { auth: { username: settings.username, password: settings.password ?? '' } }
       : {}),
@@ -196,10 +202,19 @@ export function createEngine(settings: EngineSettings, logger: Logger): Engine {
     // Retries belong to callers that know whether a request is safe to repeat.
     maxRetries: settings.maxRetries ?? 1,
     ...(guard ? { Transport: guardedTransport(guard) } : {}),
-    // With one node, a connection marked dead must be tried again at once when the engine comes back.
-    resurrectStrategy: 'none',
+    // With one node, a connection marked dead must be tried again at once when the engine comes back
+    // (the pool falls back to dead connections when none is alive). With several, a dead node is
+    // left alone while others answer and pinged back into use after a minute.
+    resurrectStrategy: nodes.length > 1 ? 'ping' : 'none',
     compression: 'gzip',
-    ...(settings.insecureTls ? { ssl: { rejectUnauthorized: false } } : {}),
+    ...(settings.insecureTls || settings.ca
+      ? {
+          ssl: {
+            ...(settings.insecureTls ? { rejectUnauthorized: false } : {}),
+            ...(settings.ca ? { ca: settings.ca } : {}),
+          },
+        }
+      : {}),
   });
   return {
     client,

@@ -9,6 +9,7 @@ import { analysisSettings } from '../index-mapping/analysis.ts';
 import { READ_INDICES, type ReadIndex, readIndexMappings } from '../index-mapping/read-indices.mapping.ts';
 import { type Engine, engineCall } from './engine.ts';
 import { EngineNotFoundError, EngineRequestError } from './errors.ts';
+import { indexLayout } from './layout.ts';
 
 export type ReadIndexBuild = {
   version: string;
@@ -32,6 +33,7 @@ export const aliasOf = (engine: Engine, kind: ReadIndex) => engine.name(kind);
  * restores the configured settings.
  */
 export async function beginBuild(engine: Engine, version = newVersion()): Promise<ReadIndexBuild> {
+  const { shards } = await indexLayout(engine);
   const indices = Object.fromEntries(
     READ_INDICES.map((kind) => [kind, `${engine.name(kind)}-${version}`]),
   ) as Record<ReadIndex, string>;
@@ -42,7 +44,7 @@ export async function beginBuild(engine: Engine, version = newVersion()): Promis
           index: indices[kind],
           body: {
             settings: {
-              number_of_shards: engine.settings.shards,
+              number_of_shards: shards,
               number_of_replicas: 0,
               refresh_interval: '-1',
               // Durability comes from the swap, not the translog: a build that dies is thrown away.
@@ -61,13 +63,14 @@ export async function beginBuild(engine: Engine, version = newVersion()): Promis
 /** Restores replicas, refresh and translog durability, and makes every document searchable. */
 export async function finishBuild(engine: Engine, build: ReadIndexBuild): Promise<void> {
   const index = Object.values(build.indices).join(',');
+  const { replicas } = await indexLayout(engine);
   await engineCall('restore index settings', () =>
     engine.client.indices.putSettings({
       index,
       // null resets refresh_interval to the engine's default.
       body: {
         index: {
-          number_of_replicas: engine.settings.replicas,
+          number_of_replicas: replicas,
           refresh_interval: null,
           'translog.durability': 'request',
         },
@@ -82,7 +85,7 @@ export async function finishBuild(engine: Engine, build: ReadIndexBuild): Promis
   await engineCall('wait for new indices', () =>
     engine.client.cluster.health({
       index,
-      wait_for_status: engine.settings.replicas > 0 ? 'green' : 'yellow',
+      wait_for_status: replicas > 0 ? 'green' : 'yellow',
       timeout: '120s',
     }),
   );

@@ -6,6 +6,7 @@
 import type { Engine } from './engine.ts';
 import { engineCall } from './engine.ts';
 import { EngineNotFoundError } from './errors.ts';
+import { indexLayout } from './layout.ts';
 
 export type PostcodeEntry = { key: string; kind: 'postcode' | 'outcode'; lat: number; lon: number };
 
@@ -84,7 +85,12 @@ export async function activatePostcodeIndex(
 ) {
   const alias = postcodeAlias(engine);
   await engineCall('finish postcode index', async () => {
-    await engine.client.indices.putSettings({ index, body: { index: { refresh_interval: '1s' } } });
+    // Loaded without a replica (faster); from now on it has the cluster's, so losing a node keeps lookups.
+    const { replicas } = await indexLayout(engine);
+    await engine.client.indices.putSettings({
+      index,
+      body: { index: { refresh_interval: '1s', number_of_replicas: replicas } },
+    });
     await engine.client.indices.refresh({ index });
   });
   const previous = await currentPostcodeIndices(engine);

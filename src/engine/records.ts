@@ -18,6 +18,7 @@ import {
 import { type Engine, engineCall } from './engine.ts';
 import { EngineNotFoundError, EngineRequestError } from './errors.ts';
 import { flushIndices } from './indices.ts';
+import { indexLayout } from './layout.ts';
 
 export const recordsIndex = (engine: Engine) => engine.name(RECORDS_INDEX);
 
@@ -34,14 +35,15 @@ export async function ensureRecordsIndex(engine: Engine): Promise<void> {
     await checkStoreVersion(engine, index);
     return;
   }
+  const layout = await indexLayout(engine);
   try {
     await engineCall('create records index', () =>
       engine.client.indices.create({
         index,
         body: {
           settings: {
-            number_of_shards: engine.settings.shards,
-            number_of_replicas: engine.settings.replicas,
+            number_of_shards: layout.shards,
+            number_of_replicas: layout.replicas,
             refresh_interval: '-1',
             // An import that dies is run again (it is idempotent); fsync per request is not needed:
             // a finished import flushes the store (flushRecords) before it reports success.
