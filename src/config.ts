@@ -48,6 +48,13 @@ export const configSchema = z.object({
     .preprocess((v) => (v === '' ? undefined : v), z.string().optional())
     .refine((file) => file === undefined || existsSync(file), { error: 'no such file' })
     .describe("A PEM file of the certificate authority that signed the engine's TLS certificate."),
+  // Set: every request to the engine is signed with AWS SigV4, with the credentials of the
+  // standard AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN variables.
+  OPENSEARCH_AWS_REGION: optionalString,
+  OPENSEARCH_AWS_SERVICE: z.enum(['es', 'aoss']).default('es'),
+  AWS_ACCESS_KEY_ID: optionalString,
+  AWS_SECRET_ACCESS_KEY: optionalString,
+  AWS_SESSION_TOKEN: optionalString,
   OPENSEARCH_USERNAME: optionalString,
   OPENSEARCH_PASSWORD: optionalString,
   OPENSEARCH_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
@@ -151,7 +158,15 @@ export class ConfigError extends Error {
 /** Parses the environment; throws ConfigError naming every bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const result = configSchema.safeParse(env);
-  if (result.success) return result.data;
+  if (result.success) {
+    const config = result.data;
+    if (config.OPENSEARCH_AWS_REGION && !(config.AWS_ACCESS_KEY_ID && config.AWS_SECRET_ACCESS_KEY)) {
+      throw new ConfigError([
+        'OPENSEARCH_AWS_REGION: request signing needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY',
+      ]);
+    }
+    return config;
+  }
   throw new ConfigError(
     result.error.issues.map((i) => `${i.path.join('.') || '(environment)'}: ${i.message}`),
   );

@@ -53,6 +53,18 @@ export async function openRuntime(options: {
       requestTimeoutMs: config.OPENSEARCH_REQUEST_TIMEOUT_MS,
       insecureTls: config.OPENSEARCH_INSECURE_TLS,
       ca: config.OPENSEARCH_CA_FILE ? readFileSync(config.OPENSEARCH_CA_FILE, 'utf8') : undefined,
+      aws:
+        config.OPENSEARCH_AWS_REGION && config.AWS_ACCESS_KEY_ID && config.AWS_SECRET_ACCESS_KEY
+          ? {
+              region: config.OPENSEARCH_AWS_REGION,
+              service: config.OPENSEARCH_AWS_SERVICE,
+              credentials: {
+                accessKeyId: config.AWS_ACCESS_KEY_ID,
+                secretAccessKey: config.AWS_SECRET_ACCESS_KEY,
+                sessionToken: config.AWS_SESSION_TOKEN,
+              },
+            }
+          : undefined,
       prefix: config.INDEX_PREFIX,
       shards: config.INDEX_SHARDS,
       replicas: config.INDEX_REPLICAS,

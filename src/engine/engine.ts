@@ -8,6 +8,7 @@
  * sit in the client's transport, so no call gets past them, whichever module makes it.
  */
 import { Client, errors, Transport } from '@opensearch-project/opensearch';
+import { AwsSigv4Signer } from '@opensearch-project/opensearch/aws';
 import type {
   ApiError,
   ApiResponse,
@@ -39,6 +40,8 @@ export type EngineSettings = {
   url: string;
   /** PEM text of a certificate authority the engine's TLS certificate must chain to. */
   ca?: string | undefined;
+  /** Sign every request with AWS SigV4 (Amazon OpenSearch Service / Serverless with IAM auth). */
+  aws?: AwsSigning | undefined;
   username?: string | undefined;
   password?: string | undefined;
   requestTimeoutMs: number;
@@ -53,6 +56,13 @@ export type EngineSettings = {
   maxRetries?: number;
   /** Fail fast (the API server); without it calls wait out their timeout and retries (the CLI). */
   guard?: EngineGuardSettings;
+};
+
+export type AwsSigning = {
+  region: string;
+  /** `es` for OpenSearch Service domains, `aoss` for OpenSearch Serverless. */
+  service: 'es' | 'aoss';
+  credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string | undefined };
 };
 
 export type Engine = {
@@ -86,13 +96,16 @@ const emptyResult = (): ApiResponse =>
  * with Retry-After. A refused connection is retried once (a keep-alive socket the engine closed);
  * a timeout never is: the read timeout is the whole wait.
  */
-function guardedTransport(guard: { breaker: CircuitBreaker; inFlight: Slots }): typeof Transport {
+function guardedTransport(
+  guard: { breaker: CircuitBreaker; inFlight: Slots },
+  Base: typeof Transport,
+): typeof Transport {
   const refuse = (message: string, retryAfterMs: number) =>
     new EngineUnavailableError(message, {
       shed: { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) },
     });
 
-  class GuardedTransport extends Transport {
+  class GuardedTransport extends Base {
     override request(
       params: TransportRequestParams,
       options?: TransportRequestOptions,
@@ -193,6 +206,16 @@ export function createEngine(settings: EngineSettings, logger: Logger): Engine {
       }
     : undefined;
   const nodes = settings.url.split(',');
+  const aws = settings.aws;
+  // The signer's connection signs each request; its transport holds the credentials.
+  const signer = aws
+    ? AwsSigv4Signer({
+        region: aws.region,
+        service: aws.service,
+        getCredentials: async () => aws.credentials,
+      })
+    : undefined;
+  const BaseTransport = (signer?.Transport ?? Transport) as typeof Transport;
   client = new Client({
     node: nodes.length > 1 ? nodes : settings.url,
     ...(settings.username
@@ -201,7 +224,12 @@ export function createEngine(settings: EngineSettings, logger: Logger): Engine {
     requestTimeout: settings.requestTimeoutMs,
     // Retries belong to callers that know whether a request is safe to repeat.
     maxRetries: settings.maxRetries ?? 1,
-    ...(guard ? { Transport: guardedTransport(guard) } : {}),
+    ...(signer ? { Connection: signer.Connection } : {}),
+    ...(guard
+      ? { Transport: guardedTransport(guard, BaseTransport) }
+      : signer
+        ? { Transport: BaseTransport }
+        : {}),
     // With one node, a connection marked dead must be tried again at once when the engine comes back
     // (the pool falls back to dead connections when none is alive). With several, a dead node is
     // left alone while others answer and pinged back into use after a minute.
