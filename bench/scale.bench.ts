@@ -148,7 +148,8 @@ try {
 
   const api = await serve({ ...env, GEOCODERS: 'postcode-index' });
   const words = ['food', 'advice', 'housing', 'health', 'support', 'debt', 'carers', 'youth'];
-  const postcodes = ['AB10 1AB', 'AB11 5QN', 'AB15 4AX', 'AB16 5ST', 'AB21 9SP', 'AB24 3FX'];
+  // Current postcodes of the ONSPD sample, across Aberdeen.
+  const postcodes = ['AB10 1AB', 'AB11 5AA', 'AB12 3AA', 'AB13 0AA', 'AB14 0AB', 'AB15 4AA', 'AB16 5AF'];
   const search = words.map((w) => `/services?search=${w}&per_page=20`);
   const near = postcodes.map(
     (p) => `/service_at_locations?postcode=${encodeURIComponent(p)}&proximity=5000&per_page=20`,
