@@ -257,6 +257,15 @@ export function createEngine(settings: EngineSettings, logger: Logger): Engine {
   };
 }
 
+/**
+ * Request options for work whose time grows with the data rather than a lookup: a refresh or a
+ * flush after a bulk load (a minute and more at 300,000 services on a busy machine, where the
+ * default 10 s cut an import off at the end), waiting for replicas to be allocated.
+ */
+export const maintenanceRequest = (engine: Engine, atLeastMs = 600_000) => ({
+  requestTimeout: Math.max(engine.settings.requestTimeoutMs, atLeastMs),
+});
+
 /** Runs one client call, translating its errors (see errors.ts). */
 export async function engineCall<T>(operation: string, fn: () => Promise<T>): Promise<T> {
   try {

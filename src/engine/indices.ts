@@ -7,7 +7,7 @@
  */
 import { analysisSettings } from '../index-mapping/analysis.ts';
 import { READ_INDICES, type ReadIndex, readIndexMappings } from '../index-mapping/read-indices.mapping.ts';
-import { type Engine, engineCall } from './engine.ts';
+import { type Engine, engineCall, maintenanceRequest } from './engine.ts';
 import { EngineNotFoundError, EngineRequestError } from './errors.ts';
 import { indexLayout } from './layout.ts';
 
@@ -77,17 +77,18 @@ export async function finishBuild(engine: Engine, build: ReadIndexBuild): Promis
       } as Record<string, unknown>,
     }),
   );
-  await engineCall('refresh new indices', () => engine.client.indices.refresh({ index }));
+  await engineCall('refresh new indices', () =>
+    engine.client.indices.refresh({ index }, maintenanceRequest(engine)),
+  );
   // The build was written with an asynchronous translog: until a flush (a Lucene commit, fsynced)
   // a crash of the engine could lose what it acknowledged. Nothing is served before this returns.
   await flushIndices(engine, index);
   // With replicas on a real cluster, wait until they are allocated; one node stays yellow.
   await engineCall('wait for new indices', () =>
-    engine.client.cluster.health({
-      index,
-      wait_for_status: replicas > 0 ? 'green' : 'yellow',
-      timeout: '120s',
-    }),
+    engine.client.cluster.health(
+      { index, wait_for_status: replicas > 0 ? 'green' : 'yellow', timeout: '120s' },
+      maintenanceRequest(engine, 130_000),
+    ),
   );
 }
 
@@ -98,7 +99,7 @@ export async function finishBuild(engine: Engine, build: ReadIndexBuild): Promis
  */
 export async function flushIndices(engine: Engine, index: string): Promise<void> {
   await engineCall(`flush ${index}`, () =>
-    engine.client.indices.flush({ index, wait_if_ongoing: true, force: false }),
+    engine.client.indices.flush({ index, wait_if_ongoing: true, force: false }, maintenanceRequest(engine)),
   );
 }
 

@@ -4,7 +4,7 @@
  * moves the alias in one atomic request, so lookups never see a half-loaded file.
  */
 import type { Engine } from './engine.ts';
-import { engineCall } from './engine.ts';
+import { engineCall, maintenanceRequest } from './engine.ts';
 import { EngineNotFoundError } from './errors.ts';
 import { indexLayout } from './layout.ts';
 
@@ -91,7 +91,7 @@ export async function activatePostcodeIndex(
       index,
       body: { index: { refresh_interval: '1s', number_of_replicas: replicas } },
     });
-    await engine.client.indices.refresh({ index });
+    await engine.client.indices.refresh({ index }, maintenanceRequest(engine));
   });
   const previous = await currentPostcodeIndices(engine);
   await engineCall('swap postcode alias', () =>

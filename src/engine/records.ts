@@ -15,7 +15,7 @@ import {
   type StoreDocument,
   unpackDocument,
 } from '../index-mapping/record-store.document.ts';
-import { type Engine, engineCall } from './engine.ts';
+import { type Engine, engineCall, maintenanceRequest } from './engine.ts';
 import { EngineNotFoundError, EngineRequestError } from './errors.ts';
 import { flushIndices } from './indices.ts';
 import { indexLayout } from './layout.ts';
@@ -90,7 +90,9 @@ export async function flushRecords(engine: Engine): Promise<void> {
 }
 
 export async function refreshRecords(engine: Engine): Promise<void> {
-  await engineCall('refresh records', () => engine.client.indices.refresh({ index: recordsIndex(engine) }));
+  await engineCall('refresh records', () =>
+    engine.client.indices.refresh({ index: recordsIndex(engine) }, maintenanceRequest(engine)),
+  );
 }
 
 /** Store documents holding records of any of the given types (every document without types). */
