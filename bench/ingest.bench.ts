@@ -13,6 +13,11 @@
  *
  * Targets (2-core machine, engine beside it): >= 1,000 services/s end to end; within 3x of the
  * floor; peak RSS < 400 MB at 100,000 services, growing < 25% from 100,000 to 300,000.
+ *
+ * With --changes, one more run loads the directory and publishes changes incrementally: one
+ * service renamed (time until served and until searchable; goal < 1.5 s), 1,000 services over 300
+ * organizations and 200 locations (goal < 10 s and < 10% of a full reindex in the same run), and
+ * 1,000 services deleted with --sync (goal < 10 s, none served after).
  */
 import { spawn } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
@@ -33,6 +38,8 @@ const { values } = parseArgs({
     concurrency: { type: 'string' },
     'flush-bytes': { type: 'string' },
     'skip-direct': { type: 'boolean', default: false },
+    /** Then keep the directory current: incremental publishing of small changes (see ingest-run.ts). */
+    changes: { type: 'boolean', default: false },
     /** Services in a shuffled order: each organization's repeats far apart in the file. */
     shuffled: { type: 'boolean', default: false },
     /** V8 flags for the measured processes: `--node-flags="--max-old-space-size=256"` (default: none). */
@@ -207,7 +214,49 @@ try {
         `on ${cores} cores that is at least ${(cpu / cores).toFixed(1)} s, at most ${(results[0]!.services / (cpu / cores)).toFixed(0)} services/s however well the two overlap`,
     ].join('\n'),
   );
+  let changes: Record<string, unknown> | undefined;
+  if (values.changes) {
+    log(`[${results[0]!.services}] keeping the directory current: incremental publishing...`);
+    const dataset = await ensureSyntheticDataset(Number(values.services), Number(values.seed), log);
+    const run = (await runChild('changes', engine.url, dataset)) as unknown as {
+      load_ms: number;
+      full_reindex_ms: number;
+      one_served_ms: number[];
+      one_service: { served_ms: number; searchable_ms: number; publish_ms: number }[];
+      thousand: {
+        ms: number;
+        ratio_to_full_reindex: number;
+        organizations: number;
+        locations: number;
+        reindexed: boolean;
+      };
+      sync_delete: {
+        ms: number;
+        still_served: number;
+        services_before: number;
+        services_after: number;
+        removed: number;
+      };
+    };
+    changes = run;
+    const served = median(run.one_service.map((o) => o.served_ms));
+    const searchable = median(run.one_service.map((o) => o.searchable_ms));
+    console.log(
+      [
+        '',
+        `Keeping the directory current (${results[0]!.services} services; load ${s(run.load_ms)} s, full reindex ${s(run.full_reindex_ms)} s):`,
+        `  1 service renamed: served after ${served.toFixed(0)} ms, searchable after ${searchable.toFixed(0)} ms (medians of 5; import + publish, in process)`,
+        `  1,000 services over ${run.thousand.organizations} organizations and ${run.thousand.locations} locations: ${s(run.thousand.ms)} s = ${(run.thousand.ratio_to_full_reindex * 100).toFixed(1)}% of the full reindex${run.thousand.reindexed ? ' (fell back to a reindex!)' : ''}`,
+        `  1,000 services deleted with --sync: ${s(run.sync_delete.ms)} s; served before ${run.sync_delete.services_before}, after ${run.sync_delete.services_after}; documents of the deleted still served: ${run.sync_delete.still_served}`,
+        '',
+        `${served < 1500 && searchable < 1500 ? 'PASS' : 'MISS'}  1 service served and searchable < 1.5 s`,
+        `${run.thousand.ms < 10_000 && run.thousand.ratio_to_full_reindex < 0.1 ? 'PASS' : 'MISS'}  1,000 services < 10 s and < 10% of a full reindex`,
+        `${run.sync_delete.ms < 10_000 && run.sync_delete.still_served === 0 ? 'PASS' : 'MISS'}  1,000 deletions with --sync < 10 s, none served`,
+      ].join('\n'),
+    );
+  }
   const file = writeResults('ingest', {
+    changes,
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, memory_mb: Math.round(totalmem() / 1e6), node: process.version },
     engine: { url: engine.url, version: engineVersion.opensearch },

@@ -142,6 +142,12 @@ export const configSchema = z.object({
   GEOCODER_BREAKER_FAILURES: z.coerce.number().int().min(1).max(1000).default(3),
   GEOCODER_BREAKER_COOLDOWN_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   GEOCODER_FAILURE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(10_000),
+  TOMBSTONE_RETENTION_DAYS: z.coerce
+    .number()
+    .min(0)
+    .max(3650)
+    .default(30)
+    .describe('Days a deleted record stays in the change feed (include_deleted=true).'),
   ENGINE_PORT: z.coerce.number().int().min(1025).max(65000).default(9200),
 });
 

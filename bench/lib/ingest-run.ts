@@ -4,7 +4,9 @@
  * or `direct` (every read index written straight from the nested services, no records store).
  * Prints one JSON line of results on stdout.
  *
- *   node bench/lib/ingest-run.ts <pipeline|floor|direct> --url URL --prefix P --source DIR
+ * `changes`: the directory loaded, then small changes published incrementally (measureChanges).
+ *
+ *   node bench/lib/ingest-run.ts <pipeline|floor|direct|changes> --url URL --prefix P --source DIR
  */
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
@@ -44,6 +46,154 @@ async function* nestedServices(dir: string): AsyncGenerator<ServiceFull> {
     crlfDelay: Infinity,
   });
   for await (const line of lines) if (line) yield JSON.parse(line) as ServiceFull;
+}
+
+/**
+ * Keeping the directory current (issue "Keep the directory current"): load the directory (import
+ * and first build), time a full reindex, then publish small changes incrementally: one service
+ * renamed (until the index serves the new name, and until a search finds it; five times), 1,000
+ * services over 300 organizations with 200 of their locations renamed, and 1,000 services deleted
+ * with --sync.
+ */
+async function measureChanges(): Promise<Record<string, unknown>> {
+  const { writeFile, mkdtemp, rm } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { importAndReindex } = await import('../../src/ingest/pipeline.ts');
+  const work = await mkdtemp(join(tmpdir(), 'hsds-bench-changes-'));
+  const report = join(work, 'report.json');
+  const alias = engine.name('services');
+  const salAlias = engine.name('service_at_locations');
+  const hits = async (index: string, query: unknown) => {
+    const { body } = await engine.client.search({
+      index,
+      body: { size: 0, query, track_total_hits: true },
+    } as never);
+    return (body as { hits: { total: { value: number } } }).hits.total.value;
+  };
+  const until = async (check: () => Promise<boolean>) => {
+    for (let i = 0; i < 2000 && !(await check()); i++) await new Promise((r) => setTimeout(r, 5));
+  };
+  try {
+    let t = performance.now();
+    const load = await importAndReindex(engine, values.source!, { bulk, reportFile: report });
+    const loadMs = performance.now() - t;
+    t = performance.now();
+    await reindex(engine, { bulk });
+    const fullReindexMs = performance.now() - t;
+
+    // The services to change: one per organization until 300 organizations, then any, to 1,001.
+    const chosen: ServiceFull[] = [];
+    const organizations = new Set<string>();
+    let single: ServiceFull | undefined;
+    for await (const service of nestedServices(values.source!)) {
+      if (!single) {
+        single = service;
+        continue;
+      }
+      const org = service.organization_id ?? '';
+      if (organizations.size < 300 ? !organizations.has(org) : chosen.length < 1001) {
+        organizations.add(org);
+        chosen.push(service);
+      }
+      if (chosen.length >= 1001 && organizations.size >= 300) break;
+    }
+
+    // 1. One service renamed, five times.
+    const one: { served_ms: number; searchable_ms: number; publish_ms: number }[] = [];
+    for (let i = 1; i <= 5; i++) {
+      const token = `Zq${i}renamed${Date.now() % 100000}`;
+      const service = { ...single!, name: `${token} ${single!.name}` };
+      const file = join(work, `single-${i}.json`);
+      await writeFile(file, JSON.stringify([service]));
+      const started = performance.now();
+      const done = await importAndReindex(engine, file, {
+        bulk,
+        reportFile: report,
+        sourceName: 'bench-single',
+      });
+      const publishMs = done.publish?.ms ?? Number.NaN;
+      await until(
+        async () =>
+          (await hits(alias, {
+            bool: { filter: [{ ids: { values: [service.id] } }, { match: { name: token } }] },
+          })) === 1,
+      );
+      const served = performance.now() - started;
+      await until(async () => (await hits(alias, { match: { name: token } })) === 1);
+      one.push({ served_ms: served, searchable_ms: performance.now() - started, publish_ms: publishMs });
+    }
+
+    // 2. 1,000 services over 300 organizations, 200 of their locations renamed.
+    const locations = new Set<string>();
+    const renamed = chosen.slice(0, 1000).map((service) => {
+      const copy = JSON.parse(JSON.stringify(service)) as ServiceFull;
+      copy.name = `${copy.name} (changed)`;
+      for (const sal of copy.service_at_locations ?? []) {
+        const location = sal.location;
+        if (!location) continue;
+        if (locations.size < 200 || locations.has(location.id)) {
+          locations.add(location.id);
+          location.name = `${location.name ?? 'Location'} (renamed)`;
+        }
+      }
+      return copy;
+    });
+    renamed.push(chosen[1000]!);
+    const thousandFile = join(work, 'thousand.json');
+    await writeFile(thousandFile, JSON.stringify(renamed));
+    t = performance.now();
+    const thousand = await importAndReindex(engine, thousandFile, {
+      bulk,
+      reportFile: report,
+      sourceName: 'bench-changes',
+    });
+    const thousandMs = performance.now() - t;
+
+    // 3. The same 1,000 deleted: the source now provides only the last one, with --sync.
+    const before = await hits(alias, { match_all: {} });
+    const keepFile = join(work, 'keep.json');
+    await writeFile(keepFile, JSON.stringify([chosen[1000]]));
+    t = performance.now();
+    const sync = await importAndReindex(engine, keepFile, {
+      bulk,
+      reportFile: report,
+      sourceName: 'bench-changes',
+      sync: true,
+    });
+    const syncMs = performance.now() - t;
+    const gone = renamed.slice(0, 1000).map((s) => s.id);
+    const after = await hits(alias, { match_all: {} });
+    const stillServed =
+      (await hits(alias, { ids: { values: gone } })) +
+      (await hits(salAlias, { terms: { service_id: gone } }));
+    return {
+      counts: load.reindex?.counts ?? {},
+      load_ms: loadMs,
+      full_reindex_ms: fullReindexMs,
+      one_service: one,
+      one_served_ms: one.map((o) => o.served_ms),
+      thousand: {
+        ms: thousandMs,
+        import_ms: thousandMs - (thousand.publish?.ms ?? 0),
+        publish: thousand.publish ?? null,
+        reindexed: thousand.reindex !== undefined,
+        organizations: new Set(renamed.map((s) => s.organization_id)).size,
+        locations: locations.size,
+        ratio_to_full_reindex: thousandMs / fullReindexMs,
+      },
+      sync_delete: {
+        ms: syncMs,
+        removed: sync.import.summary.removed,
+        publish: sync.publish ?? null,
+        services_before: before,
+        services_after: after,
+        still_served: stillServed,
+      },
+      total_ms: loadMs,
+    };
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
 }
 
 const cpu = () => {
@@ -106,6 +256,8 @@ if (mode === 'pipeline') {
     { bulk },
   );
   Object.assign(result, { counts: report.counts });
+} else if (mode === 'changes') {
+  Object.assign(result, await measureChanges());
 } else {
   throw new Error(`unknown mode ${mode}`);
 }

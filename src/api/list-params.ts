@@ -9,7 +9,9 @@
  * hosts), and refusing them would break those clients.
  */
 import { z } from '@hono/zod-openapi';
+import type { SearchRequest } from '../index-mapping/search.query.ts';
 import { MAX_FUZZY_WORD_CHARS, MAX_SEARCH_CHARS, MAX_SEARCH_WORDS } from '../index-mapping/text.query.ts';
+import { includeDeleted } from '../index-mapping/tombstone.document.ts';
 import { invalidParameter } from './problem.ts';
 
 export type ListLimits = { defaultPerPage: number; maxPerPage: number };
@@ -145,6 +147,10 @@ const builders = {
     dateTimeParam(
       'Return all results modified on or after this datetime (`last_modified`). A date alone means its start, UTC.',
     ),
+  includeDeleted: (since: boolean) =>
+    booleanParam(
+      `An extension for harvesters (the change feed): also list the records deleted${since ? ' at or after `modified_after`' : ''} (kept for a period the server sets, TOMBSTONE_RETENTION_DAYS, 30 days by default), each as \`{ "id", "deleted": true, "deleted_at" }\` in place of a record, in pages and in \`format=ndjson\`. Other filters apply to live records only: a deleted record's fields are gone. Sorted with the records (in name order, after them).`,
+    ),
   minimal: () =>
     booleanParam(
       "Return every matching service with just 'id' and 'last_modified', in one streamed response (one page holding all of them; `page` and `per_page` are ignored).",
@@ -270,3 +276,7 @@ export function requirePostcodeForProximity(params: {
     throw invalidParameter('proximity', 'requires postcode: the distance is measured from its centroid');
   }
 }
+
+/** The search with the deletions of its type added when `include_deleted=true` (the change feed). */
+export const withDeleted = (request: SearchRequest, include: boolean | undefined, since?: string) =>
+  include ? includeDeleted(request, since) : request;

@@ -28,11 +28,24 @@ export const serviceMinimalSchema = z
     description: 'A service as `minimal=true` lists it: its id and last_modified.',
   });
 
+/** What `include_deleted=true` lists in place of a deleted record (the change feed). */
+export const tombstoneSchema = z
+  .object({
+    id: z.string().openapi({ description: 'The identifier of the deleted record.' }),
+    deleted: z.literal(true).openapi({ description: 'Always true: the record was deleted.' }),
+    deleted_at: z.string().openapi({ description: 'When it was deleted (ISO 8601).', format: 'date-time' }),
+  })
+  .strict()
+  .openapi('tombstone', {
+    description:
+      'An extension: a record deleted from the directory, as `include_deleted=true` lists it for harvesters.',
+  });
+
 export const serviceItemSchema = z
-  .union([serviceListItemSchema, serviceFullSchema, serviceMinimalSchema])
+  .union([serviceListItemSchema, serviceFullSchema, serviceMinimalSchema, tombstoneSchema])
   .openapi({
     description:
-      'A service: direct fields with its organization and program; fully nested with `full=true`; id and last_modified with `minimal=true`.',
+      'A service: direct fields with its organization and program; fully nested with `full=true`; id and last_modified with `minimal=true`; a tombstone for a deleted service with `include_deleted=true`.',
   });
 
 export const servicePageSchema = pageSchema(serviceItemSchema).openapi('service_page');
@@ -47,13 +60,23 @@ export const serviceAtLocationItemSchema = z
 export const serviceAtLocationPageSchema =
   pageSchema(serviceAtLocationItemSchema).openapi('service_at_location_page');
 
-export const organizationItemSchema = z.union([organizationListItemSchema, organizationFullSchema]).openapi({
-  description:
-    'An organization: direct fields; fully nested with `full=true` or `full_service=true` (with its services).',
-});
+export const organizationItemSchema = z
+  .union([organizationListItemSchema, organizationFullSchema, tombstoneSchema])
+  .openapi({
+    description:
+      'An organization: direct fields; fully nested with `full=true` or `full_service=true` (with its services); a tombstone with `include_deleted=true`.',
+  });
 
 export const organizationPageSchema = pageSchema(organizationItemSchema).openapi('organization_page');
 
-export const taxonomyPageSchema = pageSchema(taxonomyFullSchema).openapi('taxonomy_page');
+export const taxonomyItemSchema = z.union([taxonomyFullSchema, tombstoneSchema]).openapi({
+  description: 'A taxonomy; a tombstone for a deleted one with `include_deleted=true`.',
+});
 
-export const taxonomyTermPageSchema = pageSchema(taxonomyTermFullSchema).openapi('taxonomy_term_page');
+export const taxonomyPageSchema = pageSchema(taxonomyItemSchema).openapi('taxonomy_page');
+
+export const taxonomyTermItemSchema = z.union([taxonomyTermFullSchema, tombstoneSchema]).openapi({
+  description: 'A taxonomy term; a tombstone for a deleted one with `include_deleted=true`.',
+});
+
+export const taxonomyTermPageSchema = pageSchema(taxonomyTermItemSchema).openapi('taxonomy_term_page');

@@ -1,21 +1,32 @@
 /**
- * `hsds import <file|dir|url> [--no-reindex] [--strict] [--report FILE]`: import HSDS JSON, a
- * tabular data package or a remote HSDS API into the records store, then rebuild the read indices.
- * The import's summary is printed before the reindex starts, so a failing reindex cannot hide it.
+ * `hsds import <file|dir|url> [--source NAME] [--sync] [--since TIME|last] [--no-reindex] [--strict]
+ * [--report FILE]`: import HSDS JSON, a tabular data package or a remote HSDS API into the records
+ * store, then publish what changed (or rebuild the read indices on a first load). The import's
+ * summary is printed before publishing starts, so a failing publish cannot hide it.
  */
 import { parseArgs } from 'node:util';
+import { lastCompleteImport } from '../engine/control.ts';
+import { isUrl } from '../ingest/import.ts';
 import { formatImportSummary } from '../ingest/import-report.ts';
 import { importAndReindex } from '../ingest/pipeline.ts';
-import { formatReindexSummary } from '../ingest/reindex-summary.ts';
+import { formatPublishSummary, formatReindexSummary } from '../ingest/reindex-summary.ts';
 import { openRuntime } from './runtime.ts';
 
-const usage = `usage: hsds import <file|dir|url> [--no-reindex] [--strict] [--report FILE] [--quiet]
+const usage = `usage: hsds import <file|dir|url> [--source NAME] [--sync] [--since TIME|last]
+                   [--no-reindex] [--strict] [--report FILE] [--quiet]
 
   <file|dir>   HSDS JSON (array, NDJSON or Page of nested services; organizations with services;
                taxonomies.json, taxonomy_terms.json), or a tabular data package (datapackage.json
                and one CSV per table)
   <url>        the base URL of a remote HSDS API: every service, taxonomies and terms are harvested
-  --no-reindex   leave the read indices as they are (run \`hsds reindex\` later)
+  --source NAME  the feed's name (default: the file's absolute path, or the URL); --sync and
+                 --since last go by it
+  --sync         delete what this source provided before and no longer does (unless another
+                 source still provides it); skipped when the source brings no valid record
+  --since TIME   harvest only what changed since TIME (ISO 8601), with deletions, from a server that
+                 offers include_deleted (this one does); \`last\`: since the last complete import of
+                 this source. Against a server without it, a full harvest with --sync.
+  --no-reindex   leave the read indices as they are (run \`hsds publish\` or \`hsds reindex\` later)
   --strict       validate records as published: no repairs, an invalid optional field rejects
                  its record (for publishers checking their own feed)
   --report FILE  where the full JSON report goes (default reports/import-<time>.json)
@@ -28,6 +39,9 @@ export async function run(args: string[]): Promise<number> {
     options: {
       'no-reindex': { type: 'boolean', default: false },
       strict: { type: 'boolean', default: false },
+      sync: { type: 'boolean', default: false },
+      source: { type: 'string' },
+      since: { type: 'string' },
       report: { type: 'string' },
       quiet: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -38,6 +52,14 @@ export async function run(args: string[]): Promise<number> {
     console.error(usage);
     return values.help ? 0 : 2;
   }
+  if (values.since !== undefined && !isUrl(location)) {
+    console.error('--since applies to a remote HSDS API (a URL) only');
+    return 2;
+  }
+  if (values.since !== undefined && values.since !== 'last' && Number.isNaN(Date.parse(values.since))) {
+    console.error(`--since ${values.since}: not a date-time (ISO 8601) nor "last"`);
+    return 2;
+  }
   const reportFile =
     values.report ?? `reports/import-${new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19)}.json`;
   const runtime = await openRuntime({ startLocalEngine: true, loggerName: 'hsds-import' });
@@ -46,19 +68,36 @@ export async function run(args: string[]): Promise<number> {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   try {
+    let since = values.since;
+    if (since === 'last') {
+      const last = await lastCompleteImport(runtime.engine, values.source ?? location);
+      since = last?.started_at;
+      console.log(
+        since
+          ? `Harvesting what changed since ${since} (the last complete import of this source)`
+          : 'No complete import of this source yet: harvesting everything',
+      );
+    }
     const result = await importAndReindex(runtime.engine, location, {
       reportFile,
       reindex: !values['no-reindex'],
       strict: values.strict,
+      sync: values.sync,
+      ...(values.source ? { sourceName: values.source } : {}),
+      ...(since ? { harvest: { since } } : {}),
       progress: !values.quiet,
       signal: controller.signal,
       onImported: (imported) => {
         console.log(formatImportSummary(imported.summary, imported.firstIssues, imported.reportFile));
-        if (!values['no-reindex']) console.log('\nRebuilding the read indices...');
+        if (!values['no-reindex']) console.log('\nPublishing...');
       },
     });
-    if (result.reindex) console.log(`\n${formatReindexSummary(result.reindex)}`);
-    else console.log('\nRead indices not rebuilt (--no-reindex); run `hsds reindex` to publish the import.');
+    if (result.publish) console.log(`\n${formatPublishSummary(result.publish)}`);
+    else if (result.reindex) console.log(`\n${formatReindexSummary(result.reindex)}`);
+    else
+      console.log(
+        '\nNot published (--no-reindex); run `hsds publish` or `hsds reindex` to publish the import.',
+      );
     return result.import.summary.records === 0 && result.import.summary.items > 0 ? 1 : 0;
   } finally {
     process.off('SIGINT', stop);

@@ -7,7 +7,10 @@ const usage = `usage: hsds <command> [options]
 
 commands:
   serve [--demo]                         serve the API (--demo loads demo data into empty indices)
-  import <file|dir|url> [--no-reindex]   import HSDS JSON, a tabular data package or a remote HSDS API
+  import <file|dir|url> [--sync]        import HSDS JSON, a tabular data package or a remote HSDS API,
+                                         and publish what changed (--help for --source, --since...)
+  delete <type> <id>...                  delete records (with what hangs off them) and publish that
+  publish                                finish publishing what an interrupted import or delete stored
   reindex [--rollback]                   rebuild the read indices from hsds-records, swap aliases atomically
                                          (--rollback: point the aliases back at the previous version)
   generate --services N --seed S --out DIR   write a synthetic HSDS dataset
@@ -32,6 +35,8 @@ async function main(): Promise<number> {
     default: {
       const commands: Record<string, () => Promise<{ run: (args: string[]) => Promise<number> }>> = {
         import: () => import('./import.command.ts'),
+        delete: () => import('./delete.command.ts'),
+        publish: () => import('./publish.command.ts'),
         reindex: () => import('./reindex.command.ts'),
         generate: () => import('./generate.command.ts'),
         postcodes: () => import('./postcodes.command.ts'),

@@ -68,6 +68,7 @@ export async function openRuntime(options: {
       prefix: config.INDEX_PREFIX,
       shards: config.INDEX_SHARDS,
       replicas: config.INDEX_REPLICAS,
+      tombstoneRetentionDays: config.TOMBSTONE_RETENTION_DAYS,
     },
     logger,
   );

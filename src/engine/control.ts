@@ -28,6 +28,8 @@ const mapping = {
   properties: {
     kind: { type: 'keyword' },
     expires_at: { type: 'date', format: 'epoch_millis' },
+    // When a change entry was logged (changes since a time are replayed after a reindex).
+    at: { type: 'date', format: 'epoch_millis' },
     // What each kind keeps; nothing in it is searched.
     data: { type: 'object', enabled: false },
   },
@@ -55,6 +57,13 @@ export async function ensureControlIndex(engine: Engine): Promise<void> {
   } catch (error) {
     if (!(error instanceof EngineRequestError && error.reason.includes('resource_already_exists')))
       throw error;
+    // A control index of an earlier version: add the fields it lacks.
+    await engineCall('update control mapping', () =>
+      engine.client.indices.putMapping({
+        index: controlIndex(engine),
+        body: { properties: { at: mapping.properties.at } },
+      }),
+    );
   }
   created.add(engine);
 }
@@ -378,6 +387,12 @@ export async function listImportRuns(engine: Engine): Promise<ImportRun[]> {
   }
 }
 
+/** The last complete import of a source, if any (its start is where `--since last` harvests from). */
+export async function lastCompleteImport(engine: Engine, source: string): Promise<ImportRun | undefined> {
+  const run = await getControl<ImportRun>(engine, importId(source));
+  return run?.data.state === 'complete' ? run.data : undefined;
+}
+
 /**
  * Imports that did not finish: failed, killed (running with a heartbeat older than `staleMs`), or
  * still running. The store may hold part of what they brought.
@@ -460,4 +475,119 @@ export async function readBuilds(
     if (!(error instanceof EngineNotFoundError)) throw error;
   }
   return found;
+}
+
+/**
+ * A change to publish, logged before it is published and marked done after: a publish killed
+ * midway leaves it pending, and the next publish completes it; a reindex replays the changes logged
+ * since it took its snapshot, so none is lost by its swap.
+ */
+export type ChangeEntry = {
+  id: string;
+  /** Record keys (`type:id`) changed or removed. */
+  keys: string[];
+  at: number;
+  state: 'pending' | 'done';
+  host: string;
+  pid: number;
+};
+
+export type ChangeHandle = { id: string; done(): Promise<void> };
+
+export async function logChange(engine: Engine, keys: readonly string[]): Promise<ChangeHandle> {
+  const at = Date.now();
+  const id = `change:${at}-${Math.random().toString(36).slice(2, 8)}`;
+  const entry: ChangeEntry = {
+    id,
+    keys: [...keys],
+    at,
+    state: 'pending',
+    host: hostname(),
+    pid: process.pid,
+  };
+  const write = (data: ChangeEntry) =>
+    withControlIndex(engine, () =>
+      engineCall('log change', () =>
+        engine.client.index({ index: controlIndex(engine), id, body: { kind: 'change', at, data } }),
+      ),
+    );
+  await write(entry);
+  return { id, done: async () => void (await write({ ...entry, state: 'done' })) };
+}
+
+/** Change entries logged at or after `since` (ms), oldest first; `pending` only when asked. */
+export async function listChanges(
+  engine: Engine,
+  options: { since?: number; pendingOnly?: boolean } = {},
+): Promise<ChangeEntry[]> {
+  try {
+    await engineCall('refresh control index', () =>
+      engine.client.indices.refresh({ index: controlIndex(engine) }),
+    );
+    const { body } = await engineCall('list changes', () =>
+      engine.client.search({
+        index: controlIndex(engine),
+        body: {
+          size: 10_000,
+          sort: [{ at: 'asc' }],
+          query: {
+            bool: {
+              filter: [
+                { term: { kind: 'change' } },
+                ...(options.since !== undefined ? [{ range: { at: { gte: options.since } } }] : []),
+              ],
+            },
+          },
+        },
+      }),
+    );
+    const entries = (body.hits.hits as { _source: { data: ChangeEntry } }[]).map((hit) => hit._source.data);
+    return options.pendingOnly ? entries.filter((e) => e.state === 'pending') : entries;
+  } catch (error) {
+    if (error instanceof EngineNotFoundError) return [];
+    throw error;
+  }
+}
+
+/** Pending changes whose publisher is gone (a dead local process, or older than `staleMs`). */
+export const abandonedChanges = (entries: readonly ChangeEntry[], now = Date.now(), staleMs = 120_000) =>
+  entries.filter(
+    (e) =>
+      e.state === 'pending' &&
+      e.pid !== process.pid &&
+      (isDeadLocalProcess(e.host, e.pid) || now - e.at > staleMs),
+  );
+
+/** Forgets change entries older than `olderThanMs` (published long since). */
+export async function pruneChanges(
+  engine: Engine,
+  olderThanMs = 86_400_000,
+  now = Date.now(),
+): Promise<void> {
+  await engineCall('prune changes', () =>
+    engine.client.deleteByQuery({
+      index: controlIndex(engine),
+      body: {
+        query: {
+          bool: { filter: [{ term: { kind: 'change' } }, { range: { at: { lt: now - olderThanMs } } }] },
+        },
+      },
+      conflicts: 'proceed',
+    } as never),
+  ).catch((error: unknown) => {
+    if (!(error instanceof EngineNotFoundError)) throw error;
+  });
+}
+
+/** Marks entries done (their keys were published by another run). */
+export async function markChangesDone(engine: Engine, entries: readonly ChangeEntry[]): Promise<void> {
+  for (const entry of entries) {
+    await engineCall('mark change done', () =>
+      engine.client.index({
+        index: controlIndex(engine),
+        id: entry.id,
+        body: { kind: 'change', at: entry.at, data: { ...entry, state: 'done' } },
+      }),
+    );
+  }
 }

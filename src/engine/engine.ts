@@ -54,6 +54,8 @@ export type EngineSettings = {
   replicas?: number | undefined;
   /** Retries after a connection failure or timeout (default 1). Guarded handles retry only refused connections, once. */
   maxRetries?: number;
+  /** Days deleted records stay in the change feed (TOMBSTONE_RETENTION_DAYS; default 30). */
+  tombstoneRetentionDays?: number;
   /** Fail fast (the API server); without it calls wait out their timeout and retries (the CLI). */
   guard?: EngineGuardSettings;
 };

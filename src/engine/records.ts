@@ -8,13 +8,16 @@
  */
 import { analysisSettings } from '../index-mapping/analysis.ts';
 import {
+  parseHashes,
   RECORDS_INDEX,
   type RecordStoreDocument,
   recordStoreMapping,
   STORE_VERSION,
   type StoreDocument,
   unpackDocument,
+  withoutRecords,
 } from '../index-mapping/record-store.document.ts';
+import type { BulkWriter } from './bulk.ts';
 import { type Engine, engineCall, maintenanceRequest } from './engine.ts';
 import { EngineNotFoundError, EngineRequestError } from './errors.ts';
 import { flushIndices } from './indices.ts';
@@ -33,6 +36,10 @@ export async function ensureRecordsIndex(engine: Engine): Promise<void> {
   );
   if (exists) {
     await checkStoreVersion(engine, index);
+    // Stores written before record hashes existed get the field (their documents read as changed).
+    await engineCall('update records mapping', () =>
+      engine.client.indices.putMapping({ index, body: { properties: { hashes: { type: 'keyword' } } } }),
+    );
     return;
   }
   const layout = await indexLayout(engine);
@@ -204,7 +211,7 @@ const MAX_PAGE = 2000;
 /** The documents whose `field` holds any of the values, but those listed in `except`. */
 export async function findDocuments(
   engine: Engine,
-  field: 'keys' | 'parent_ids',
+  field: 'keys' | 'parent_ids' | 'ids' | 'group',
   values: readonly string[],
   snapshot: Snapshot | undefined,
   except: readonly string[] = [],
@@ -415,6 +422,84 @@ export const heldElsewhere = (
     { ids: { values: except } },
   ]);
 
+/**
+ * Which of the keys a document holds that is not one of `source`'s written before `run`: what a
+ * sync of that source must not delete (another source, or this run, provides it).
+ */
+export const heldOutsideStale = (engine: Engine, keys: readonly string[], source: string, run: number) =>
+  heldValues(engine, 'keys', keys, 'check records held by other sources', [
+    { bool: { filter: [{ term: { source } }, { range: { run: { lt: run } } }] } },
+  ]);
+
 /** The record keys held by each document holding records of a type, page by page (no sources read). */
 export const scanKeysHolding = (engine: Engine, type: string, snapshot: Snapshot) =>
   scanField(engine, 'read record keys', { bool: { filter: [{ term: { types: type } }] } }, 'keys', snapshot);
+
+/**
+ * What the documents of the given ids held, as `key → hash` per document id (real-time: what was
+ * written a moment ago counts). A document missing is absent; one written before hashes existed
+ * has its keys with an empty hash, so each of its records reads as changed.
+ */
+export async function storedHashes(
+  engine: Engine,
+  documentIds: readonly string[],
+): Promise<Map<string, Map<string, string>>> {
+  const out = new Map<string, Map<string, string>>();
+  for (let i = 0; i < documentIds.length; i += MAX_PAGE) {
+    const ids = documentIds.slice(i, i + MAX_PAGE);
+    const { body } = await engineCall('read stored hashes', () =>
+      engine.client.mget({
+        index: recordsIndex(engine),
+        body: { ids },
+        _source_includes: ['hashes', 'keys'],
+      } as never),
+    );
+    const docs = (body as unknown as { docs: { _id: string; found: boolean; _source?: StoreDocument }[] })
+      .docs;
+    for (const doc of docs) {
+      if (!doc.found || !doc._source) continue;
+      const hashes = parseHashes(doc._source.hashes);
+      for (const key of doc._source.keys ?? []) if (!hashes.has(key)) hashes.set(key, '');
+      out.set(doc._id, hashes);
+    }
+  }
+  return out;
+}
+
+/**
+ * The documents a source wrote before the given run and not since: what a sync import of that
+ * source no longer provides (after the import wrote everything it provides now, and a refresh).
+ */
+export async function* scanStaleDocuments(
+  engine: Engine,
+  source: string,
+  run: number,
+): AsyncGenerator<StoreDocument[]> {
+  const query = { bool: { filter: [{ term: { source } }, { range: { run: { lt: run } } }] } };
+  yield* scanStore(engine, query, { pageSize: MAX_PAGE });
+}
+
+/**
+ * Takes the records of the given keys out of the store: a document holding nothing else is
+ * deleted, a bundle holding others is written again without them. Returns the documents changed.
+ * Reads through search: refresh first.
+ */
+export async function removeRecords(
+  engine: Engine,
+  keys: ReadonlySet<string>,
+  writer: BulkWriter,
+): Promise<number> {
+  if (keys.size === 0) return 0;
+  const index = recordsIndex(engine);
+  // Above every version an import gave (its start in ms, times a million, plus a sequence).
+  const version = (BigInt(Date.now()) * 1_000_000n + 999_999n).toString();
+  let changed = 0;
+  for (const doc of await findDocuments(engine, 'keys', [...keys], undefined)) {
+    const kept = withoutRecords(doc, keys);
+    if (kept === doc) continue;
+    changed += 1;
+    if (kept) await writer.index(index, doc.key, kept, version);
+    else await writer.delete(index, doc.key);
+  }
+  return changed;
+}

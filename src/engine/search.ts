@@ -78,13 +78,19 @@ const sourceOf = (request: SearchRequest) =>
     ? true
     : { includes: [...request.source] };
 
+/** The indices a request reads: its read index, and any others it names. */
+const indexNames = (engine: Engine, request: SearchRequest): string[] => [
+  engine.name(request.index),
+  ...(request.alsoIndices ?? []).map((name) => engine.name(name)),
+];
+
 /** The search for one page within the result window, with its exact total. */
 const pageParams = (
   engine: Engine,
   request: SearchRequest,
   window: { from: number; size: number },
 ): Record<string, unknown> => ({
-  index: engine.name(request.index),
+  index: indexNames(engine, request).join(','),
   ignore_unavailable: true,
   filter_path: ['hits.total.value', 'hits.hits._source', ...sortPath(request)],
   body: {
@@ -130,15 +136,25 @@ export async function searchPageTexts(
 }
 
 /** Opens a point in time on an index; null when the index does not exist. */
-async function openPit(engine: Engine, index: ReadIndex, keepAlive: string): Promise<string | null> {
-  try {
-    const { body } = await engineCall(`open point in time on ${index}`, () =>
-      engine.client.createPit({ index: [engine.name(index)], keep_alive: keepAlive }),
+async function openPit(engine: Engine, request: SearchRequest, keepAlive: string): Promise<string | null> {
+  const open = async (indices: string[]) => {
+    const { body } = await engineCall(`open point in time on ${request.index}`, () =>
+      engine.client.createPit({ index: indices, keep_alive: keepAlive }),
     );
     return body.pit_id;
+  };
+  try {
+    return await open(indexNames(engine, request));
   } catch (error) {
-    if (error instanceof EngineNotFoundError) return null;
-    throw error;
+    if (!(error instanceof EngineNotFoundError)) throw error;
+    // An index searched beside the read index (tombstones) may not exist yet.
+    if (!request.alsoIndices?.length) return null;
+    try {
+      return await open([engine.name(request.index)]);
+    } catch (again) {
+      if (again instanceof EngineNotFoundError) return null;
+      throw again;
+    }
   }
 }
 
@@ -163,7 +179,7 @@ async function searchDeepPage(
   request: SearchRequest,
   window: { from: number; size: number },
 ): Promise<PageResult> {
-  let pitId = await openPit(engine, request.index, PIT_KEEP_ALIVE);
+  let pitId = await openPit(engine, request, PIT_KEEP_ALIVE);
   if (!pitId) return { total: 0, records: [] };
   const inPit = (extra: Record<string, unknown>) => ({
     body: {
@@ -325,7 +341,7 @@ async function* walkPointInTime<T>(
 ): AsyncGenerator<{ total: number; items: T[] }, void, undefined> {
   const batchSize = options.batchSize ?? 1000;
   const keepAlive = options.keepAlive ?? PIT_KEEP_ALIVE;
-  let pitId = await openPit(engine, request.index, keepAlive);
+  let pitId = await openPit(engine, request, keepAlive);
   if (!pitId) {
     yield { total: 0, items: [] };
     return;

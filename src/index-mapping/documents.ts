@@ -27,6 +27,8 @@ type ServiceSearchFields = {
 export type ServiceDocument = ServiceSearchFields & {
   id: string;
   location_points: GeoPoint[];
+  /** Every id the record nests or points at (nested-ids.ts). */
+  nested_ids: string[];
   record: Record<string, unknown>;
 };
 
@@ -54,6 +56,7 @@ export type OrganizationDocument = {
   taxonomy_term_ids: string[];
   taxonomy_ids: string[];
   last_modified?: string;
+  nested_ids: string[];
   record: Record<string, unknown>;
 };
 
@@ -61,6 +64,7 @@ export type TaxonomyDocument = {
   id: string;
   name: string;
   description?: string;
+  nested_ids: string[];
   record: Record<string, unknown>;
 };
 
@@ -72,6 +76,7 @@ export type TaxonomyTermDocument = {
   code?: string;
   taxonomy_id?: string;
   parent_id?: string;
+  nested_ids: string[];
   record: Record<string, unknown>;
 };
 

@@ -41,4 +41,6 @@ export const F = {
   /** Where the service is offered: the service_at_location's own areas, else the service's. */
   coverage: 'coverage',
   hasCoverage: 'has_coverage',
+  /** Every id a document's record nests or points at (nested-ids.ts): what incremental publishing finds it by. */
+  nestedIds: 'nested_ids',
 } as const;

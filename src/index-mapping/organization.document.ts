@@ -5,6 +5,7 @@
  */
 import type { OrganizationNested } from '../hsds/index.ts';
 import type { OrganizationDocument } from './documents.ts';
+import { nestedIdsOf } from './nested-ids.ts';
 import { toSearchText } from './search-text.ts';
 import { toTermRefs } from './service.document.ts';
 
@@ -39,6 +40,7 @@ export function toOrganizationDocument(
     taxonomy_term_ids: union(own.ids, services.taxonomy_term_ids),
     taxonomy_ids: union(own.taxonomyIds, services.taxonomy_ids),
     ...(services.last_modified ? { last_modified: services.last_modified } : {}),
+    nested_ids: nestedIdsOf(record),
     record,
   };
 }

@@ -18,6 +18,7 @@
  * children and references come back from one terms query), the import run, and `key`/`group` for
  * paging order. Records and service areas' checked geometries are stored, not indexed.
  */
+import { createHash } from 'node:crypto';
 import { keyword, storedOnly } from './analysis.ts';
 import type { AreaGeometry } from './service-at-location.document.ts';
 
@@ -59,6 +60,11 @@ export type StoreDocument = {
   types: string[];
   /** Every parent id of the records held. */
   parent_ids: string[];
+  /**
+   * `key#hash` of each record held (recordHash): an import compares them with what the document
+   * held before to tell which records changed, without reading the records.
+   */
+  hashes?: string[];
   group?: string;
   /** A single record that wins over any copy of it held in a bundle. */
   overrides?: boolean;
@@ -82,6 +88,7 @@ export const recordStoreMapping = {
     ids: keyword,
     types: keyword,
     parent_ids: keyword,
+    hashes: keyword,
     group: keyword,
     overrides: { type: 'boolean' },
     record: storedOnly,
@@ -114,6 +121,29 @@ export function toRecordStoreDocument(
   };
 }
 
+/**
+ * A short hash of what a record is: its fields, its parents and its area's geometry. Equal hashes
+ * mean the published documents built from it do not change.
+ */
+export function recordHash(doc: Pick<RecordStoreDocument, 'record' | 'parent_ids' | 'geometry'>): string {
+  return createHash('sha1')
+    .update(JSON.stringify([doc.record, doc.parent_ids, doc.geometry ?? null]))
+    .digest('base64url')
+    .slice(0, 12);
+}
+
+export const hashEntry = (doc: RecordStoreDocument) => `${doc.key}#${recordHash(doc)}`;
+
+/** `key#hash` entries as a map of key to hash. */
+export function parseHashes(entries: readonly string[] | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const entry of entries ?? []) {
+    const at = entry.lastIndexOf('#');
+    if (at > 0) out.set(entry.slice(0, at), entry.slice(at + 1));
+  }
+  return out;
+}
+
 /** A record as a single document of its own. */
 export function toSingleDocument(doc: RecordStoreDocument, run: number, overrides: boolean): StoreDocument {
   return {
@@ -127,12 +157,21 @@ export function toSingleDocument(doc: RecordStoreDocument, run: number, override
     ids: [doc.id],
     types: [doc.type],
     parent_ids: doc.parent_ids,
+    hashes: [hashEntry(doc)],
     ...(doc.group ? { group: doc.group } : {}),
     ...(overrides ? { overrides: true } : {}),
     record: doc.record,
     ...(doc.geometry ? { geometry: doc.geometry } : {}),
   };
 }
+
+const toBundled = ({ type, id, parent_ids, record, geometry }: RecordStoreDocument): BundledRecord => ({
+  type,
+  id,
+  parent_ids,
+  record,
+  ...(geometry ? { geometry } : {}),
+});
 
 /** The records of one source item as one bundle; the first is the item itself. */
 export function toBundleDocument(records: readonly RecordStoreDocument[], run: number): StoreDocument {
@@ -151,14 +190,9 @@ export function toBundleDocument(records: readonly RecordStoreDocument[], run: n
     ids: [...new Set(records.map((r) => r.id))],
     types: [...new Set(records.map((r) => r.type))],
     parent_ids: [...parents],
+    hashes: records.map(hashEntry),
     ...(group ? { group } : {}),
-    records: records.map(({ type, id, parent_ids, record, geometry }) => ({
-      type,
-      id,
-      parent_ids,
-      record,
-      ...(geometry ? { geometry } : {}),
-    })),
+    records: records.map(toBundled),
   };
 }
 
@@ -172,4 +206,25 @@ export function unpackDocument(doc: StoreDocument): RecordStoreDocument[] {
   return (doc.records ?? []).map((r) =>
     toRecordStoreDocument(r.type, r.id, r.record, r.parent_ids, doc.source, r.geometry),
   );
+}
+
+/**
+ * The document without the records of the given keys (a deletion), or undefined when nothing is
+ * left of it. A bundle keeps its id, its item and its run.
+ */
+export function withoutRecords(doc: StoreDocument, keys: ReadonlySet<string>): StoreDocument | undefined {
+  const kept = unpackDocument(doc).filter((r) => !keys.has(r.key));
+  if (kept.length === 0) return undefined;
+  if (doc.kind !== 'bundle' || kept.length === unpackDocument(doc).length) return doc;
+  const parents = new Set<string>();
+  for (const r of kept) for (const p of r.parent_ids) parents.add(p);
+  return {
+    ...doc,
+    keys: kept.map((r) => r.key),
+    ids: [...new Set(kept.map((r) => r.id))],
+    types: [...new Set(kept.map((r) => r.type))],
+    parent_ids: [...parents],
+    hashes: kept.map(hashEntry),
+    records: kept.map(toBundled),
+  };
 }

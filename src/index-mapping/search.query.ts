@@ -25,6 +25,11 @@ export type SearchRequest = {
    * a point sorts at "Infinity".
    */
   readonly sortValues?: Readonly<Record<string, number>>;
+  /**
+   * Other indices searched with it (logical names, e.g. `tombstones` for `include_deleted`): their
+   * documents must carry the sort fields and a `record`, and the query must tell them apart.
+   */
+  readonly alsoIndices?: readonly string[];
 };
 
 /** The engine's default `index.max_result_window`: `from + size` beyond it needs `search_after`. */

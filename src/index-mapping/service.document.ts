@@ -10,9 +10,10 @@ import type {
   ServiceFull,
 } from '../hsds/index.ts';
 import type { GeoPoint, ServiceDocument } from './documents.ts';
+import { nestedIdsOf } from './nested-ids.ts';
 import { toSearchText } from './search-text.ts';
 
-type ServiceSearchFields = Omit<ServiceDocument, 'id' | 'location_points' | 'record'>;
+type ServiceSearchFields = Omit<ServiceDocument, 'id' | 'location_points' | 'nested_ids' | 'record'>;
 
 const DAY = /(MO|TU|WE|TH|FR|SA|SU)$/;
 
@@ -132,6 +133,7 @@ export function toServiceDocument(service: ServiceFull): ServiceDocument {
     id: service.id,
     ...toServiceSearchFields(service, { schedules }),
     location_points: [...points.values()],
+    nested_ids: nestedIdsOf(service),
     record: service as Record<string, unknown>,
   };
 }

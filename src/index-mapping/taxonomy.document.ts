@@ -4,6 +4,7 @@
  */
 import type { TaxonomyFull, TaxonomyTermFull } from '../hsds/index.ts';
 import type { TaxonomyDocument, TaxonomyTermDocument } from './documents.ts';
+import { nestedIdsOf } from './nested-ids.ts';
 import { toSearchText } from './search-text.ts';
 
 export function toTaxonomyDocument(taxonomy: TaxonomyFull): TaxonomyDocument {
@@ -11,6 +12,7 @@ export function toTaxonomyDocument(taxonomy: TaxonomyFull): TaxonomyDocument {
     id: taxonomy.id,
     name: toSearchText(taxonomy.name),
     ...(taxonomy.description ? { description: toSearchText(taxonomy.description) } : {}),
+    nested_ids: nestedIdsOf(taxonomy),
     record: taxonomy as Record<string, unknown>,
   };
 }
@@ -22,6 +24,7 @@ export function toTaxonomyTermDocument(
 ): TaxonomyTermDocument {
   const detail = taxonomy ?? term.taxonomy_detail;
   const taxonomyId = term.taxonomy_id ?? detail?.id;
+  const record = { ...term, ...(detail ? { taxonomy_detail: detail } : {}) };
   return {
     id: term.id,
     name: toSearchText(term.name),
@@ -29,6 +32,7 @@ export function toTaxonomyTermDocument(
     ...(term.code ? { code: term.code } : {}),
     ...(taxonomyId ? { taxonomy_id: taxonomyId } : {}),
     ...(term.parent_id ? { parent_id: term.parent_id } : {}),
-    record: { ...term, ...(detail ? { taxonomy_detail: detail } : {}) },
+    nested_ids: nestedIdsOf(record),
+    record,
   };
 }

@@ -45,6 +45,9 @@ export type IssueKind =
   | 'migrated'
   | 'encoding'
   | 'placeholder'
+  /** Records deleted: announced deleted by the source, or (sync) no longer provided. */
+  | 'removed'
+  | 'sync-skipped'
   /** The leniency policy changed a value (info) or dropped a field (warning); the record is kept. */
   | 'repaired'
   | 'dropped-field';

@@ -32,6 +32,8 @@ export type ImportSummary = {
   duplicates: number;
   /** Links to records that exist neither in the source nor in the store. */
   dangling_references: number;
+  /** Records deleted from the store: no longer provided (`--sync`), or deleted at the source. */
+  removed?: number;
   by_type: Record<string, TypeCounts>;
   /** Issue counts by kind and reason, e.g. `invalid: Invalid email address`. */
   by_reason: Record<string, number>;
@@ -197,6 +199,8 @@ export function formatImportSummary(
     `  repaired ${summary.repaired}, rejected ${summary.rejected}, duplicates ${summary.duplicates}, dangling references ${summary.dangling_references}, ` +
       `issues ${summary.issues_total} (${summary.by_severity.error} errors, ${summary.by_severity.warning} warnings, ${summary.by_severity.info} notes)`,
   );
+  if (summary.removed)
+    lines.push(`  removed ${summary.removed} records the source no longer provides or deleted`);
   const types = Object.entries(summary.by_type).sort((a, b) => b[1].imported - a[1].imported);
   if (types.length > 0) {
     lines.push(

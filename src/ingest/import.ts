@@ -30,8 +30,11 @@ import {
   flushRecords,
   getRecords,
   heldElsewhere,
+  heldOutsideStale,
   recordsIndex,
   refreshRecords,
+  removeRecords,
+  scanStaleDocuments,
 } from '../engine/records.ts';
 import type { RecordType } from '../hsds/index.ts';
 import {
@@ -41,13 +44,15 @@ import {
   toRecordStoreDocument,
   toSingleDocument,
 } from '../index-mapping/record-store.document.ts';
+import { ChangeSet } from './changes.ts';
+import { deletionClosure, type RecordRef } from './deletion.ts';
 import { type FlatRecord, type FlattenOptions, flattenNested, flattenRow, type Issue } from './flatten.ts';
 import { type ImportSummary, IssueLog, type SourceKind } from './import-report.ts';
 import { linkFieldsOf, parentIdsOf, recordKey } from './nesting.ts';
 import { PLACEHOLDER_ORGANIZATION_NAME, placeholderOrganization } from './placeholder-organizations.ts';
 import { BloomFilter, combinedHash, hashRecord, RecentHashes, RecentWindow } from './seen-records.ts';
 import { readJsonSource } from './sources/json.source.ts';
-import { type HarvestOptions, readRemoteSource } from './sources/remote.source.ts';
+import { type HarvestOptions, offersChangeFeed, readRemoteSource } from './sources/remote.source.ts';
 import type { SourceItem } from './sources/source.ts';
 import { findDataPackage, readTabularSource } from './sources/tabular.source.ts';
 
@@ -78,10 +83,22 @@ export type ImportOptions = {
    * an invalid optional field rejects its record.
    */
   strict?: boolean;
+  /**
+   * The name of the feed (default: the file's absolute path or the URL): what the store records as
+   * each record's source, what `sync` compares with, and what the control index remembers runs by.
+   */
+  sourceName?: string;
+  /**
+   * Delete what this source provided before and no longer does (unless another source still
+   * provides it). Skipped, and reported, when the source brought no record at all.
+   */
+  sync?: boolean;
 };
 
 export type ImportResult = {
   summary: ImportSummary;
+  /** What changed in the store, for publishing. */
+  changes: ChangeSet;
   /** The first errors and warnings, for the terminal. */
   firstIssues: Issue[];
   reportFile: string;
@@ -157,7 +174,11 @@ export async function importSource(
   options: ImportOptions = {},
 ): Promise<ImportResult> {
   const source = isUrl(location) ? location : resolve(location);
+  const name = options.sourceName ?? source;
   const kind = options.kind ?? (await detectSourceKind(source));
+  const changes = new ChangeSet(engine);
+  // Deletions the source itself announces (a harvested change feed).
+  const announcedDeletions: RecordRef[] = [];
   const log = new IssueLog(source, kind);
   const workDir = await mkdtemp(join(tmpdir(), 'hsds-links-'));
   const reportFile = options.reportFile ?? join(tmpdir(), `hsds-import-${Date.now()}.json`);
@@ -165,7 +186,20 @@ export async function importSource(
   let importRun: ImportRunHandle | undefined;
   try {
     await ensureRecordsIndex(engine);
-    importRun = await startImportRun(engine, source);
+    // A change feed asked of a server without one: everything, and what is gone goes (sync).
+    if (kind === 'remote' && options.harvest?.since && !(await offersChangeFeed(source, options.harvest))) {
+      const { since: _, ...harvest } = options.harvest;
+      options = { ...options, harvest, sync: true };
+      await log.add({
+        severity: 'info',
+        kind: 'sync-skipped',
+        source,
+        path: '',
+        reason:
+          'the server offers no change feed (include_deleted): harvested everything instead, and deleted what it no longer has (--sync)',
+      });
+    }
+    importRun = await startImportRun(engine, name);
     const index = recordsIndex(engine);
     const refused: BulkFailure[] = [];
     const writer = createBulkWriter(engine, {
@@ -177,6 +211,7 @@ export async function importSource(
     // document already, and must then be written on its own to win over it.
     const earlierRuns = (await countRecords(engine)) > 0;
     if (earlierRuns) await refreshRecords(engine);
+    else changes.everything();
     const bloom = new BloomFilter();
     const window = new RecentWindow<WindowEntry>(options.windowSize ?? 20_000);
     const seenHashes = new RecentHashes(options.recentHashes);
@@ -211,17 +246,18 @@ export async function importSource(
               run,
             )
           : new Set<string>();
+      const toWrite: { doc: StoreDocument; version: string }[] = [];
       for (const { doc, version, bundled } of batch) {
         if (doc.kind === 'single' && elsewhere.has(doc.key)) doc.overrides = true;
-        await writer.index(index, doc.key, doc, version);
+        toWrite.push({ doc, version });
         // A bundled record some other document holds too: its own copy wins. Its version is the
         // bundle's, lower than any copy written later in this run for the same key.
         for (const record of bundled ?? []) {
-          if (elsewhere.has(record.key)) {
-            await writer.index(index, record.key, toSingleDocument(record, run, true), version);
-          }
+          if (elsewhere.has(record.key)) toWrite.push({ doc: toSingleDocument(record, run, true), version });
         }
       }
+      await changes.compare(toWrite.map((w) => w.doc));
+      for (const { doc, version } of toWrite) await writer.index(index, doc.key, doc, version);
     };
     const store = async (doc: StoreDocument, bundled?: RecordStoreDocument[], version = nextVersion()) => {
       if (!earlierRuns) {
@@ -250,7 +286,7 @@ export async function importSource(
         flat.id,
         record,
         parentIdsOf(flat.type, record),
-        source,
+        name,
         flat.geometry,
       );
       if (bundle && !overrides) {
@@ -413,7 +449,7 @@ export async function importSource(
     const flattenOptions: FlattenOptions = { strict: options.strict ?? false };
     const importBatch = async (items: SourceItem[]) => {
       const flat = items.map((item) => {
-        if (item.kind === 'issue') return undefined;
+        if (item.kind === 'issue' || item.kind === 'deleted') return undefined;
         return item.kind === 'nested'
           ? flattenNested(item.type, item.value, item.origin, flattenOptions)
           : flattenRow(item.type, item.row, item.origin, flattenOptions);
@@ -432,6 +468,10 @@ export async function importSource(
       for (const [i, item] of items.entries()) {
         options.signal?.throwIfAborted();
         const itemFlattened = flattened[i];
+        if (item.kind === 'deleted') {
+          announcedDeletions.push({ type: item.type, id: item.id });
+          continue;
+        }
         if (item.kind === 'issue' || !itemFlattened) {
           if (item.kind === 'issue') await log.add(item.issue);
           continue;
@@ -501,6 +541,10 @@ export async function importSource(
     }
     links.end();
     await once(links, 'finish');
+    if (announcedDeletions.length > 0) {
+      await applyDeletions(engine, announcedDeletions, changes, log, source, options);
+    }
+    if (options.sync) await syncSource(engine, name, run, changes, log, source, options);
 
     progress.phase = 'checking-links';
     options.onProgress?.({ ...progress, links: 0, linksTotal: linkCount });
@@ -516,13 +560,15 @@ export async function importSource(
         if (from === 'service' && type === 'organization') missingOrganizations.add(id);
       },
     );
-    await storePlaceholderOrganizations(engine, [...missingOrganizations], source, run, log, options);
+    await storePlaceholderOrganizations(engine, [...missingOrganizations], name, run, log, options);
+    for (const id of missingOrganizations) changes.add(recordKey('organization', id));
+    await changes.log();
     await flushRecords(engine);
     await importRun.finish('complete');
     log.summary.finished_at = new Date().toISOString();
     await log.writeReportFile(reportFile);
     options.onProgress?.({ ...progress, phase: 'done' });
-    return { summary: log.summary, firstIssues: log.first, reportFile };
+    return { summary: log.summary, changes, firstIssues: log.first, reportFile };
   } catch (error) {
     await importRun?.finish('failed', error instanceof Error ? error.message : String(error)).catch(() => {});
     throw error;
@@ -530,6 +576,89 @@ export async function importSource(
     await log.dispose();
     await rm(workDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Deletes what a source announced deleted (a harvested change feed), with what each deletion
+ * takes (deletion.ts).
+ */
+async function applyDeletions(
+  engine: Engine,
+  refs: readonly RecordRef[],
+  changes: ChangeSet,
+  log: IssueLog,
+  source: string,
+  options: ImportOptions,
+): Promise<void> {
+  await refreshRecords(engine);
+  const keys = await deletionClosure(engine, refs);
+  // Logged before the store changes: a run killed after is published by the next.
+  for (const key of keys) changes.add(key);
+  await changes.log();
+  const writer = createBulkWriter(engine, options.signal ? { signal: options.signal } : {});
+  await removeRecords(engine, keys, writer);
+  await writer.close();
+  log.summary.removed = (log.summary.removed ?? 0) + keys.size;
+  await log.add({
+    severity: 'info',
+    kind: 'removed',
+    source,
+    record_type: refs[0]?.type ?? '',
+    record_id: refs[0]?.id ?? '',
+    path: '',
+    reason: `the source announced ${refs.length} deletion(s): ${keys.size} record(s) removed with what they took`,
+  });
+}
+
+/**
+ * `--sync`: deletes the store documents this source wrote before this run and not in it, and so
+ * the records it no longer provides, unless another source's document still holds them.
+ */
+async function syncSource(
+  engine: Engine,
+  name: string,
+  run: number,
+  changes: ChangeSet,
+  log: IssueLog,
+  source: string,
+  options: ImportOptions,
+): Promise<void> {
+  if (log.summary.records === 0) {
+    await log.add({
+      severity: 'error',
+      kind: 'sync-skipped',
+      source,
+      record_type: '',
+      record_id: '',
+      path: '',
+      reason:
+        'sync skipped: the source brought no valid record, which is more likely a broken feed than an empty directory; nothing was deleted',
+    });
+    return;
+  }
+  await refreshRecords(engine);
+  const staleKeys = new Set<string>();
+  const staleDocuments: string[] = [];
+  for await (const page of scanStaleDocuments(engine, name, run)) {
+    for (const doc of page) {
+      for (const key of doc.keys) staleKeys.add(key);
+      staleDocuments.push(doc.key);
+    }
+  }
+  if (staleKeys.size === 0) return;
+  // Held by a document of another source, or written by this run: still provided.
+  const kept = await heldOutsideStale(engine, [...staleKeys], name, run);
+  let removed = 0;
+  for (const key of staleKeys) {
+    changes.add(key);
+    if (!kept.has(key)) removed += 1;
+  }
+  // Logged before the store changes: a run killed after is published by the next.
+  await changes.log();
+  const writer = createBulkWriter(engine, options.signal ? { signal: options.signal } : {});
+  for (const id of staleDocuments) await writer.delete(recordsIndex(engine), id);
+  await writer.close();
+  log.summary.removed = (log.summary.removed ?? 0) + removed;
 }
 
 type SpooledLink = [

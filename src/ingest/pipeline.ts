@@ -3,9 +3,17 @@
  * to), with progress bars on the terminal when asked. The CLI, the demo loader and the benchmark
  * all go through here.
  */
+
+import { createBulkWriter } from '../engine/bulk.ts';
 import type { Engine } from '../engine/engine.ts';
+import { flushRecords, getRecords, refreshRecords, removeRecords } from '../engine/records.ts';
+import { updateTombstones } from '../engine/tombstones.ts';
+import { ChangeSet } from './changes.ts';
+import { deletionClosure, type RecordRef } from './deletion.ts';
 import { type ImportOptions, type ImportResult, importSource } from './import.ts';
+import { recordKey } from './nesting.ts';
 import { createProgressBar } from './progress.ts';
+import { PublishNeedsReindexError, type PublishReport, publishChanges } from './publish.ts';
 import { type ReindexOptions, type ReindexReport, reindex } from './reindex.ts';
 
 export type PipelineOptions = ImportOptions & {
@@ -20,7 +28,13 @@ export type PipelineOptions = ImportOptions & {
   onImported?: (result: ImportResult) => void | Promise<void>;
 };
 
-export type PipelineResult = { import: ImportResult; reindex?: ReindexReport };
+export type PipelineResult = {
+  import: ImportResult;
+  /** The incremental publish of what changed (when the indices could take it). */
+  publish?: PublishReport;
+  /** The full reindex, when nothing was published yet, or too much changed to publish record by record. */
+  reindex?: ReindexReport;
+};
 
 /** Reindex with a progress bar (services reassembled of the total). */
 export async function reindexWithProgress(
@@ -63,10 +77,82 @@ export async function importAndReindex(
   }
   await options.onImported?.(result);
   if (options.reindex === false) return { import: result };
+  const published = await publishOrReindex(engine, result.changes, options);
+  return { import: result, ...published };
+}
+
+/**
+ * Publishes changed records incrementally (publish.ts); a full reindex instead when the store was
+ * empty (a first load: the versioned build is the faster path), when more changed than is worth
+ * tracking, or when the served indices predate incremental publishing.
+ */
+export async function publishOrReindex(
+  engine: Engine,
+  changes: ChangeSet,
+  options: Pick<PipelineOptions, 'signal' | 'progress' | 'reindexOptions'> = {},
+): Promise<{ publish?: PublishReport; reindex?: ReindexReport }> {
+  if (!changes.all) {
+    try {
+      return {
+        publish: await publishChanges(engine, changes.keys, {
+          ...(options.signal ? { signal: options.signal } : {}),
+          onPublished: () => changes.published(),
+        }),
+      };
+    } catch (error) {
+      if (!(error instanceof PublishNeedsReindexError)) throw error;
+      engine.logger.info({ reason: error.message }, 'publishing with a full reindex');
+    }
+  }
   const report = await reindexWithProgress(engine, {
     ...options.reindexOptions,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.progress ? { progress: true } : {}),
   });
-  return { import: result, reindex: report };
+  // The change feed still learns what went.
+  if (changes.keys.size > 0) {
+    const stored = await getRecords(engine, [...changes.keys]);
+    const gone = [...changes.keys]
+      .filter((key) => !stored.has(key))
+      .map((key) => ({ type: key.slice(0, key.indexOf(':')), id: key.slice(key.indexOf(':') + 1) }));
+    await updateTombstones(engine, gone, []);
+  }
+  await changes.published();
+  return { reindex: report };
+}
+
+export type DeleteResult = {
+  /** Every record deleted (or, in a dry run, that would be), the named ones and what they took. */
+  keys: Set<string>;
+  /** Named records the store does not hold. */
+  missing: RecordRef[];
+  publish?: PublishReport;
+  reindex?: ReindexReport;
+};
+
+/** Deletes records with what they take (deletion.ts) from the store, then publishes the deletion. */
+export async function deleteRecords(
+  engine: Engine,
+  refs: readonly RecordRef[],
+  options: { dryRun?: boolean; signal?: AbortSignal } = {},
+): Promise<DeleteResult> {
+  await refreshRecords(engine);
+  const stored = await getRecords(
+    engine,
+    refs.map((r) => recordKey(r.type, r.id)),
+  );
+  const missing = refs.filter((r) => !stored.has(recordKey(r.type, r.id)));
+  const keys = await deletionClosure(engine, refs);
+  if (options.dryRun || keys.size === 0) return { keys, missing };
+  // Logged before the store changes: a delete killed after is published by the next publish.
+  const changes = new ChangeSet(engine);
+  for (const key of keys) changes.add(key);
+  await changes.log();
+  const writer = createBulkWriter(engine, options.signal ? { signal: options.signal } : {});
+  await removeRecords(engine, keys, writer);
+  await writer.close();
+  if (writer.stats.failed > 0) throw new Error(`${writer.stats.failed} deletions were refused by the engine`);
+  await flushRecords(engine);
+  const published = await publishOrReindex(engine, changes, options);
+  return { keys, missing, ...published };
 }

@@ -32,7 +32,7 @@ import type {
   TaxonomyFull,
   TaxonomyTermFull,
 } from '../hsds/index.ts';
-import type { ServiceDocument } from '../index-mapping/documents.ts';
+import type { ServiceAtLocationDocument, ServiceDocument } from '../index-mapping/documents.ts';
 import {
   type OrganizationServiceSummary,
   toOrganizationDocument,
@@ -97,7 +97,7 @@ export type WriteReadIndicesOptions = {
    * Called after the build is complete and verified, just before the aliases move; throwing stops
    * the swap and discards the build (reindex: renew the lease, so a lost lease never publishes).
    */
-  beforeSwap?: () => Promise<void>;
+  beforeSwap?: (build: ReadIndexBuild) => Promise<void>;
 };
 
 export type ReadIndicesReport = {
@@ -176,6 +176,26 @@ export class OrganizationSummaries {
       ...(summary.newest !== undefined ? { last_modified: new Date(summary.newest).toISOString() } : {}),
     };
   }
+}
+
+/**
+ * The service_at_locations documents of a service: each with the service nested, and its coverage
+ * (its own areas, else the service's) from the areas' checked geometries.
+ */
+export function serviceAtLocationDocuments(
+  service: ServiceFull,
+  geometryOf: (area: ServiceAreaFull) => AreaGeometry | undefined,
+): ServiceAtLocationDocument[] {
+  const serviceRecord = toServiceOfServiceAtLocation(service);
+  const geometries = new Map<string, AreaGeometry | undefined>();
+  const cachedGeometryOf = (area: ServiceAreaFull) => {
+    if (!geometries.has(area.id)) geometries.set(area.id, geometryOf(area));
+    return geometries.get(area.id);
+  };
+  return (service.service_at_locations ?? []).map((sal) => {
+    const coverage: Geometry | undefined = coverageOf(sal, service, cachedGeometryOf);
+    return toServiceAtLocationDocument(sal, service, coverage, serviceRecord);
+  });
 }
 
 async function* iterate<T>(source: Source<T> | undefined): AsyncGenerator<T> {
@@ -271,19 +291,8 @@ export async function writeReadIndices(
       }
       summaries.add(document);
       await write('services', service.id, document);
-      const serviceRecord = toServiceOfServiceAtLocation(service);
-      const geometries = new Map<string, AreaGeometry | undefined>();
-      const cachedGeometryOf = (area: ServiceAreaFull) => {
-        if (!geometries.has(area.id)) geometries.set(area.id, geometryOf(area));
-        return geometries.get(area.id);
-      };
-      for (const sal of service.service_at_locations ?? []) {
-        const coverage: Geometry | undefined = coverageOf(sal, service, cachedGeometryOf);
-        await write(
-          'service_at_locations',
-          sal.id,
-          toServiceAtLocationDocument(sal, service, coverage, serviceRecord),
-        );
+      for (const sal of serviceAtLocationDocuments(service, geometryOf)) {
+        await write('service_at_locations', sal.id, sal);
       }
       if (nestedOrganizations && service.organization && !nestedOrganizations.has(service.organization.id)) {
         nestedOrganizations.set(service.organization.id, service.organization);
@@ -338,7 +347,11 @@ export async function writeReadIndices(
       );
     }
     options.signal?.throwIfAborted();
-    await options.beforeSwap?.();
+    if (options.beforeSwap) {
+      await options.beforeSwap(build);
+      // It may have written to the build (a reindex replays changes published meanwhile).
+      Object.assign(counts, await countBuild(engine, build));
+    }
     // What this version holds, for /health to compare with what is served later.
     await recordBuild(engine, { version: build.version, counts, published_at: new Date().toISOString() });
     const previous = await swapAliases(engine, build.indices);

@@ -1,4 +1,19 @@
+import type { PublishReport } from './publish.ts';
 import type { ReindexReport } from './reindex.ts';
+
+/** The terminal summary of an incremental publish. */
+export function formatPublishSummary(report: PublishReport): string {
+  const counts = Object.entries(report.indices)
+    .filter(([, c]) => c.written + c.deleted > 0)
+    .map(([kind, c]) => `${kind} ${c.written} written${c.deleted ? `, ${c.deleted} deleted` : ''}`)
+    .join('; ');
+  return [
+    `Published ${report.changed_records} changed records in ${(report.ms / 1000).toFixed(1)} s: ${counts || 'no document changed'}`,
+    ...(report.tombstones.written > 0
+      ? [`  ${report.tombstones.written} deletions recorded in the change feed`]
+      : []),
+  ].join('\n');
+}
 
 /** The terminal summary of a reindex. */
 export function formatReindexSummary(report: ReindexReport): string {

@@ -5,7 +5,7 @@ import { organizationFullSchema } from '../../hsds/index.ts';
 import { buildOrganizationSearch } from '../../index-mapping/organization-search.query.ts';
 import { buildOrganizationServicesSearch } from '../../index-mapping/service-search.query.ts';
 import type { App } from '../app.ts';
-import { param, resolvePaging } from '../list-params.ts';
+import { param, resolvePaging, withDeleted } from '../list-params.ts';
 import { listResponse, registerListEndpoint } from '../list-route.ts';
 import { registerRecordEndpoint } from '../record-route.ts';
 import { organizationItemSchema, organizationPageSchema } from '../response-schemas.ts';
@@ -21,6 +21,7 @@ export const organizationsParams = (ctx: RouteContext) =>
     full: param.full('organization').optional(),
     taxonomy_term_id: param.taxonomyTermId().optional(),
     taxonomy_id: param.taxonomyId().optional(),
+    include_deleted: param.includeDeleted(false).optional(),
   });
 
 /**
@@ -45,7 +46,10 @@ async function withServices(
     if (list) list.push(service);
     else byOrganization.set(owner, [service]);
   }
-  return organizations.map((o) => ({ ...o, services: byOrganization.get(o.id as string) ?? [] }));
+  // A tombstone (include_deleted) stays as it is.
+  return organizations.map((o) =>
+    o.deleted === true ? o : { ...o, services: byOrganization.get(o.id as string) ?? [] },
+  );
 }
 
 export function registerOrganizationRoutes(app: App, ctx: RouteContext) {
@@ -62,9 +66,12 @@ export function registerOrganizationRoutes(app: App, ctx: RouteContext) {
     handle: async (c, p) => {
       const paging = resolvePaging(p, ctx.limits);
       const nested = p.full === true || p.full_service === true;
-      const request = buildOrganizationSearch(
-        { search: p.search, taxonomyTermId: p.taxonomy_term_id, taxonomyId: p.taxonomy_id },
-        nested ? 'full' : 'list',
+      const request = withDeleted(
+        buildOrganizationSearch(
+          { search: p.search, taxonomyTermId: p.taxonomy_term_id, taxonomyId: p.taxonomy_id },
+          nested ? 'full' : 'list',
+        ),
+        p.include_deleted,
       );
       if (!nested) return listResponse(c, request, paging);
       const { engine } = c.get('deps');

@@ -5,7 +5,7 @@ import { streamOrder } from '../../index-mapping/search.query.ts';
 import { buildServiceSearch, type ServiceFilters } from '../../index-mapping/service-search.query.ts';
 import type { App } from '../app.ts';
 import { openDump } from '../dumps.ts';
-import { param, resolvePaging } from '../list-params.ts';
+import { param, resolvePaging, withDeleted } from '../list-params.ts';
 import { listResponse, registerListEndpoint } from '../list-route.ts';
 import { ndjsonResponse, wholePageResponse } from '../ndjson.ts';
 import { jsonText, registerRecordEndpoint } from '../record-route.ts';
@@ -35,6 +35,7 @@ export const serviceListShape = (ctx: RouteContext) => ({
 
 const servicesShape = (ctx: RouteContext) => ({
   ...serviceListShape(ctx),
+  include_deleted: param.includeDeleted(true).optional(),
   minimal: param.minimal().optional(),
   full: param.full('service').optional(),
 });
@@ -51,7 +52,7 @@ type ServicesParams = z.output<ReturnType<typeof servicesParams>>;
 
 /** Parameter names to builder fields; the UK ones are simply absent under plain HSDS. */
 export function toServiceFilters(
-  p: Omit<ServicesParams, 'minimal' | 'full' | 'page' | 'per_page' | 'format'>,
+  p: Omit<ServicesParams, 'minimal' | 'full' | 'page' | 'per_page' | 'format' | 'include_deleted'>,
 ): ServiceFilters {
   return {
     search: p.search,
@@ -85,7 +86,12 @@ export function registerServiceRoutes(app: App, ctx: RouteContext) {
       if (p.minimal) {
         const { engine, logger } = c.get('deps');
         const dump = openDump(c);
-        const batches = streamRecordTexts(engine, streamOrder(buildServiceSearch(filters, 'minimal')), {
+        const search = withDeleted(
+          buildServiceSearch(filters, 'minimal'),
+          p.include_deleted,
+          p.modified_after,
+        );
+        const batches = streamRecordTexts(engine, streamOrder(search), {
           batchSize: 5000,
           ...dump.stream,
         });
@@ -93,7 +99,15 @@ export function registerServiceRoutes(app: App, ctx: RouteContext) {
           ? ndjsonResponse(batches, dump, logger)
           : wholePageResponse(batches, dump, logger);
       }
-      return listResponse(c, buildServiceSearch(filters, p.full ? 'full' : 'list'), paging);
+      return listResponse(
+        c,
+        withDeleted(
+          buildServiceSearch(filters, p.full ? 'full' : 'list'),
+          p.include_deleted,
+          p.modified_after,
+        ),
+        paging,
+      );
     },
   });
 

@@ -3,10 +3,15 @@ import { getRecordText } from '../../engine/search.ts';
 import { taxonomyFullSchema, taxonomyTermFullSchema } from '../../hsds/index.ts';
 import { buildTaxonomySearch, buildTaxonomyTermSearch } from '../../index-mapping/taxonomy-search.query.ts';
 import type { App } from '../app.ts';
-import { param, resolvePaging } from '../list-params.ts';
+import { param, resolvePaging, withDeleted } from '../list-params.ts';
 import { listResponse, registerListEndpoint } from '../list-route.ts';
 import { jsonText, registerRecordEndpoint } from '../record-route.ts';
-import { taxonomyPageSchema, taxonomyTermPageSchema } from '../response-schemas.ts';
+import {
+  taxonomyItemSchema,
+  taxonomyPageSchema,
+  taxonomyTermItemSchema,
+  taxonomyTermPageSchema,
+} from '../response-schemas.ts';
 import type { RouteContext } from '../route-context.ts';
 
 export const taxonomiesParams = (ctx: RouteContext) =>
@@ -15,6 +20,7 @@ export const taxonomiesParams = (ctx: RouteContext) =>
     page: param.page().optional(),
     per_page: param.perPage(ctx.limits).optional(),
     format: param.format().optional(),
+    include_deleted: param.includeDeleted(false).optional(),
   });
 
 export const taxonomyTermsParams = (ctx: RouteContext) =>
@@ -26,6 +32,7 @@ export const taxonomyTermsParams = (ctx: RouteContext) =>
     taxonomy_id: param.taxonomyId().optional(),
     top_only: param.topOnly().optional(),
     parent_id: param.parentId().optional(),
+    include_deleted: param.includeDeleted(false).optional(),
   });
 
 export function registerTaxonomyRoutes(app: App, ctx: RouteContext) {
@@ -37,10 +44,14 @@ export function registerTaxonomyRoutes(app: App, ctx: RouteContext) {
       'Taxonomies, optionally searched by name and description; `format=ndjson` every match as a stream.',
     params: taxonomiesParams(ctx),
     pageSchema: taxonomyPageSchema,
-    itemSchema: taxonomyFullSchema,
+    itemSchema: taxonomyItemSchema,
     responseDescription: 'Paginated listing of taxonomies.',
     handle: async (c, p) =>
-      listResponse(c, buildTaxonomySearch({ search: p.search }), resolvePaging(p, ctx.limits)),
+      listResponse(
+        c,
+        withDeleted(buildTaxonomySearch({ search: p.search }), p.include_deleted),
+        resolvePaging(p, ctx.limits),
+      ),
   });
 
   registerRecordEndpoint(app, ctx, {
@@ -64,17 +75,20 @@ export function registerTaxonomyRoutes(app: App, ctx: RouteContext) {
       'Taxonomy terms matching every given filter (AND), each with its taxonomy (`taxonomy_detail`); searched by name, description and code; `format=ndjson` every match as a stream.',
     params: taxonomyTermsParams(ctx),
     pageSchema: taxonomyTermPageSchema,
-    itemSchema: taxonomyTermFullSchema,
+    itemSchema: taxonomyTermItemSchema,
     responseDescription: 'Paginated listing of taxonomy terms',
     handle: async (c, p) =>
       listResponse(
         c,
-        buildTaxonomyTermSearch({
-          search: p.search,
-          taxonomyId: p.taxonomy_id,
-          topOnly: p.top_only,
-          parentId: p.parent_id,
-        }),
+        withDeleted(
+          buildTaxonomyTermSearch({
+            search: p.search,
+            taxonomyId: p.taxonomy_id,
+            topOnly: p.top_only,
+            parentId: p.parent_id,
+          }),
+          p.include_deleted,
+        ),
         resolvePaging(p, ctx.limits),
       ),
   });

@@ -31,7 +31,48 @@ export type HarvestOptions = {
   backoffMs?: (attempt: number) => number;
   onRetry?: (info: { url: string; attempt: number; reason: string }) => void;
   signal?: AbortSignal;
+  /**
+   * Harvest only what changed at or after this time (ISO 8601), with deletions: every list is asked
+   * with `modified_after` and `include_deleted=true` (this API's change feed; check first with
+   * `offersChangeFeed`), and tombstones become deletions.
+   */
+  since?: string;
 };
+
+/**
+ * Whether an HSDS API offers the change feed (`include_deleted` with `modified_after`): its OpenAPI
+ * document (`/openapi.json`, linked from `/`) names the parameter.
+ */
+export async function offersChangeFeed(baseUrl: string, options: HarvestOptions = {}): Promise<boolean> {
+  const base = baseUrl.replace(/\/+$/, '');
+  const fetcher = createFetcher({ ...options, retries: Math.min(options.retries ?? 2, 2) });
+  const names = async (url: string) => {
+    const response = await fetcher(url);
+    if (!response.ok) {
+      await response.body?.cancel();
+      return undefined;
+    }
+    return (await response.text()).includes('"include_deleted"');
+  };
+  try {
+    // Where this API serves it; else where its root says (a server behind a proxy may know better).
+    const here = await names(`${base}/openapi.json`);
+    if (here !== undefined) return here;
+    const root = await fetcher(`${base}/`);
+    const info = root.ok ? ((await root.json()) as { openapi_url?: unknown }) : {};
+    if (!root.ok) await root.body?.cancel();
+    return typeof info.openapi_url === 'string' ? ((await names(info.openapi_url)) ?? false) : false;
+  } catch {
+    return false;
+  }
+}
+
+/** A tombstone of a change feed (`{ id, deleted: true, deleted_at }`) as a deletion. */
+function asDeletion(item: unknown, type: RecordType, origin: string): SourceItem | undefined {
+  if (typeof item !== 'object' || item === null) return undefined;
+  const { id, deleted } = item as { id?: unknown; deleted?: unknown };
+  return deleted === true && typeof id === 'string' ? { kind: 'deleted', type, id, origin } : undefined;
+}
 
 export class HarvestError extends Error {
   override readonly name = 'HarvestError';
@@ -276,20 +317,25 @@ async function* readRemoteItems(baseUrl: string, options: HarvestOptions): Async
   const fetcher = createFetcher(options);
   const perPage = options.perPage ?? 100;
   const concurrency = options.concurrency ?? 4;
+  const changes: Record<string, string> = options.since
+    ? { modified_after: options.since, include_deleted: 'true' }
+    : {};
 
   for (const [path, type] of [
     ['/taxonomies', 'taxonomy'],
     ['/taxonomy_terms', 'taxonomy_term'],
   ] as [string, RecordType][]) {
     try {
-      for await (const page of pages(fetcher, base, path, perPage)) {
+      for await (const page of pages(fetcher, base, path, perPage, changes)) {
         if ('missing' in page) {
           yield fetchIssue(page.url, `${path} is not offered by this API; skipped`, 'info');
           break;
         }
         let i = 0;
-        for (const item of page.items)
-          yield { kind: 'nested', type, value: item, origin: `${page.url}#${i++}` };
+        for (const item of page.items) {
+          const origin = `${page.url}#${i++}`;
+          yield asDeletion(item, type, origin) ?? { kind: 'nested', type, value: item, origin };
+        }
       }
     } catch (error) {
       yield fetchIssue(`${base}${path}`, (error as Error).message);
@@ -299,13 +345,19 @@ async function* readRemoteItems(baseUrl: string, options: HarvestOptions): Async
   // Organizations with their own details (`full=true` where the API honours it); their brief
   // `services` are left out: every service comes whole from /services below.
   try {
-    for await (const page of pages(fetcher, base, '/organizations', perPage, { full: 'true' })) {
+    for await (const page of pages(fetcher, base, '/organizations', perPage, { full: 'true', ...changes })) {
       if ('missing' in page) {
         yield fetchIssue(page.url, '/organizations is not offered by this API; skipped', 'info');
         break;
       }
       let i = 0;
       for (const item of page.items) {
+        const deletion = asDeletion(item, 'organization', `${page.url}#${i}`);
+        if (deletion) {
+          i += 1;
+          yield deletion;
+          continue;
+        }
         const value =
           typeof item === 'object' && item !== null && !Array.isArray(item)
             ? Object.fromEntries(Object.entries(item).filter(([key]) => key !== 'services'))
@@ -318,7 +370,7 @@ async function* readRemoteItems(baseUrl: string, options: HarvestOptions): Async
   }
 
   // NDJSON first: one streamed response instead of a request per page.
-  const streamUrl = `${base}/services?format=ndjson&full=true`;
+  const streamUrl = `${base}/services?${new URLSearchParams({ format: 'ndjson', full: 'true', ...changes })}`;
   let streamed = false;
   try {
     const response = await fetcher(streamUrl, 'application/x-ndjson, application/json;q=0.5');
@@ -329,7 +381,10 @@ async function* readRemoteItems(baseUrl: string, options: HarvestOptions): Async
       for await (const text of ndjsonLines(response, options.timeoutMs ?? 30_000)) {
         line += 1;
         try {
-          batch.push({ item: JSON.parse(text), origin: `${streamUrl}:${line}` });
+          const item = JSON.parse(text) as unknown;
+          const deletion = asDeletion(item, 'service', `${streamUrl}:${line}`);
+          if (deletion) yield deletion;
+          else batch.push({ item, origin: `${streamUrl}:${line}` });
         } catch (error) {
           yield fetchIssue(`${streamUrl}:${line}`, `not valid JSON: ${(error as Error).message}`);
         }
@@ -349,14 +404,15 @@ async function* readRemoteItems(baseUrl: string, options: HarvestOptions): Async
   }
   if (streamed) return;
 
-  for await (const page of pages(fetcher, base, '/services', perPage, { full: 'true' })) {
+  for await (const page of pages(fetcher, base, '/services', perPage, { full: 'true', ...changes })) {
     if ('missing' in page)
       throw new HarvestError(`${page.url}: HTTP 404: not an HSDS API (no /services)`, 404);
-    yield* completeServices(
-      fetcher,
-      base,
-      page.items.map((item, i) => ({ item, origin: `${page.url}#${i}` })),
-      concurrency,
-    );
+    const items: { item: unknown; origin: string }[] = [];
+    for (const [i, item] of page.items.entries()) {
+      const deletion = asDeletion(item, 'service', `${page.url}#${i}`);
+      if (deletion) yield deletion;
+      else items.push({ item, origin: `${page.url}#${i}` });
+    }
+    yield* completeServices(fetcher, base, items, concurrency);
   }
 }

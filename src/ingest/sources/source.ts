@@ -5,4 +5,6 @@ import type { Issue } from '../flatten.ts';
 export type SourceItem =
   | { kind: 'nested'; type: RecordType; value: unknown; origin: string }
   | { kind: 'row'; type: RecordType; row: Record<string, unknown>; origin: string }
-  | { kind: 'issue'; issue: Issue };
+  | { kind: 'issue'; issue: Issue }
+  /** The source says this record was deleted (a harvested change feed's tombstone). */
+  | { kind: 'deleted'; type: RecordType; id: string; origin: string };

@@ -1,0 +1,61 @@
+/**
+ * `hsds delete <type> <id>...`: deletes records from the store, with what each deletion takes
+ * (src/ingest/deletion.ts), and publishes the deletion: gone from every read index and every
+ * document that nested them, and in the change feed as tombstones.
+ */
+import { parseArgs } from 'node:util';
+import { isRecordType } from '../hsds/index.ts';
+import { deleteRecords } from '../ingest/pipeline.ts';
+import { formatPublishSummary, formatReindexSummary } from '../ingest/reindex-summary.ts';
+import { openRuntime } from './runtime.ts';
+
+const usage = `usage: hsds delete <type> <id> [<id>...] [--dry-run]
+
+  Deletes the records and publishes the deletion. What a deletion takes with it:
+  - any record: the child records that nest under nothing else (a service's phones, schedules,
+    service_at_locations, contacts, service areas...);
+  - an organization: its services too, and its locations, programs, contacts...;
+  - a location: the service_at_locations at it (their services stay);
+  - a taxonomy: its terms; a taxonomy term: the attributes that link records to it.
+  <type>     service, organization, location, service_at_location, taxonomy, taxonomy_term, ...
+  --dry-run  list what would be deleted, change nothing`;
+
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { 'dry-run': { type: 'boolean', default: false }, help: { type: 'boolean', default: false } },
+  });
+  const [type, ...ids] = positionals;
+  if (values.help || !type || ids.length === 0) {
+    console.error(usage);
+    return values.help ? 0 : 2;
+  }
+  if (!isRecordType(type)) {
+    console.error(`${type}: not an HSDS record type\n\n${usage}`);
+    return 2;
+  }
+  const runtime = await openRuntime({ startLocalEngine: true, loggerName: 'hsds-delete' });
+  try {
+    const result = await deleteRecords(
+      runtime.engine,
+      ids.map((id) => ({ type, id })),
+      { dryRun: values['dry-run'] },
+    );
+    for (const ref of result.missing) console.error(`${ref.type} ${ref.id}: not in the records store`);
+    const byType = new Map<string, number>();
+    for (const key of result.keys) {
+      const t = key.slice(0, key.indexOf(':'));
+      byType.set(t, (byType.get(t) ?? 0) + 1);
+    }
+    const what = [...byType].map(([t, n]) => `${n} ${t}`).join(', ');
+    console.log(
+      `${values['dry-run'] ? 'Would delete' : 'Deleted'} ${result.keys.size} records${what ? `: ${what}` : ''}`,
+    );
+    if (result.publish) console.log(formatPublishSummary(result.publish));
+    if (result.reindex) console.log(formatReindexSummary(result.reindex));
+    return result.missing.length > 0 ? 1 : 0;
+  } finally {
+    await runtime.engine.close();
+  }
+}

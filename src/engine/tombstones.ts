@@ -1,0 +1,94 @@
+/**
+ * The tombstones index (index-mapping/tombstone.document.ts): written when a served record is
+ * deleted, cleared when it comes back, pruned after the retention period.
+ */
+import {
+  isServedType,
+  TOMBSTONES_INDEX,
+  tombstoneId,
+  tombstoneMapping,
+  toTombstoneDocument,
+} from '../index-mapping/tombstone.document.ts';
+import { createBulkWriter } from './bulk.ts';
+import { type Engine, engineCall } from './engine.ts';
+import { EngineNotFoundError, EngineRequestError } from './errors.ts';
+import { indexLayout } from './layout.ts';
+
+export const tombstonesIndex = (engine: Engine) => engine.name(TOMBSTONES_INDEX);
+
+/** Days a tombstone is kept (TOMBSTONE_RETENTION_DAYS). */
+export const DEFAULT_TOMBSTONE_RETENTION_DAYS = 30;
+
+const ensured = new WeakSet<Engine>();
+
+export async function ensureTombstonesIndex(engine: Engine): Promise<void> {
+  if (ensured.has(engine)) return;
+  const { replicas } = await indexLayout(engine);
+  try {
+    await engineCall('create tombstones index', () =>
+      engine.client.indices.create({
+        index: tombstonesIndex(engine),
+        body: {
+          settings: { number_of_shards: 1, number_of_replicas: replicas },
+          mappings: tombstoneMapping as unknown as Record<string, unknown>,
+        },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof EngineRequestError && error.reason.includes('resource_already_exists')))
+      throw error;
+  }
+  ensured.add(engine);
+}
+
+export type RecordRef = { type: string; id: string };
+
+/**
+ * Records the deletion of the served records among `deleted`, and clears the tombstones of
+ * `live` (records that exist again). Visible to readers when this returns.
+ */
+export async function updateTombstones(
+  engine: Engine,
+  deleted: readonly RecordRef[],
+  live: readonly RecordRef[],
+  deletedAt = new Date().toISOString(),
+): Promise<{ written: number; cleared: number }> {
+  const gone = deleted.filter((r) => isServedType(r.type));
+  const back = live.filter((r) => isServedType(r.type));
+  if (gone.length === 0 && back.length === 0) return { written: 0, cleared: 0 };
+  await ensureTombstonesIndex(engine);
+  const index = tombstonesIndex(engine);
+  const writer = createBulkWriter(engine);
+  for (const { type, id } of gone) {
+    if (!isServedType(type)) continue;
+    await writer.index(index, tombstoneId(type, id), toTombstoneDocument(type, id, deletedAt));
+  }
+  for (const { type, id } of back) await writer.delete(index, tombstoneId(type, id));
+  const stats = await writer.close();
+  if (stats.failed > 0) throw new Error(`${stats.failed} tombstone writes were refused by the engine`);
+  await engineCall('refresh tombstones', () => engine.client.indices.refresh({ index }));
+  return { written: gone.length, cleared: back.length };
+}
+
+/** Removes tombstones older than the retention period; returns how many went. */
+export async function pruneTombstones(
+  engine: Engine,
+  retentionDays: number,
+  now = Date.now(),
+): Promise<number> {
+  const before = new Date(now - retentionDays * 86_400_000).toISOString();
+  try {
+    const { body } = await engineCall('prune tombstones', () =>
+      engine.client.deleteByQuery({
+        index: tombstonesIndex(engine),
+        body: { query: { range: { deleted_at: { lt: before } } } },
+        refresh: true,
+        conflicts: 'proceed',
+      } as never),
+    );
+    return (body as { deleted?: number }).deleted ?? 0;
+  } catch (error) {
+    if (error instanceof EngineNotFoundError) return 0;
+    throw error;
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * What deleting a record takes with it (`hsds delete`, a harvested deletion). HSDS records hang off
+ * each other two ways: children carry their parent's id (a phone its service's), references point
+ * at a record nested whole (a service_at_location at its location). A deletion takes:
+ *
+ * - any record: itself, and every child record that nests under nothing else (a phone of a
+ *   deleted service goes; a phone of the service and of a contact that stays, stays);
+ * - an organization: also its services (and theirs, as above) and its locations, programs,
+ *   contacts and other children;
+ * - a location: also the service_at_locations at it (the services stay, at their other locations);
+ * - a taxonomy: also its terms (as below);
+ * - a taxonomy term: also the attributes that link a record to it (the records stay, without it).
+ *
+ * Reads the store (refreshed) for children and an organization's services, and the served indices
+ * for references the store does not index (service_at_locations at a location, a taxonomy's terms,
+ * the records that carry a term).
+ */
+import type { Engine } from '../engine/engine.ts';
+import { engineCall } from '../engine/engine.ts';
+import { findDocuments, getRecords } from '../engine/records.ts';
+import { F } from '../index-mapping/fields.ts';
+import { type RecordStoreDocument, unpackDocument } from '../index-mapping/record-store.document.ts';
+import { recordKey } from './nesting.ts';
+
+export type RecordRef = { type: string; id: string };
+
+/** Terms on `field` in a served index: the ids (and, when asked, another field) of what matches. */
+async function servedMatching(
+  engine: Engine,
+  alias: string,
+  field: string,
+  values: readonly string[],
+  source: readonly string[] = [F.id],
+): Promise<Record<string, unknown>[]> {
+  if (values.length === 0) return [];
+  try {
+    const { body } = await engineCall(`find ${alias} by ${field}`, () =>
+      engine.client.search({
+        index: engine.name(alias),
+        body: {
+          size: 10_000,
+          _source: [...source],
+          query: { bool: { filter: [{ terms: { [field]: values } }] } },
+        },
+      } as never),
+    );
+    return (body as { hits: { hits: { _source: Record<string, unknown> }[] } }).hits.hits.map(
+      (h) => h._source,
+    );
+  } catch {
+    // Nothing published yet: nothing served refers to anything.
+    return [];
+  }
+}
+
+/**
+ * The keys (`type:id`) of every record the deletion of `refs` takes, `refs` included when stored.
+ * Records named but not stored are left out (and reported by the caller).
+ */
+export async function deletionClosure(engine: Engine, refs: readonly RecordRef[]): Promise<Set<string>> {
+  const doomed = new Map<string, RecordStoreDocument>();
+  const doomedIds = new Set<string>();
+  let frontier: RecordStoreDocument[] = [
+    ...(
+      await getRecords(
+        engine,
+        refs.map((r) => recordKey(r.type, r.id)),
+      )
+    ).values(),
+  ];
+  const take = (records: Iterable<RecordStoreDocument>) => {
+    const added: RecordStoreDocument[] = [];
+    for (const record of records) {
+      if (doomed.has(record.key)) continue;
+      doomed.set(record.key, record);
+      doomedIds.add(record.id);
+      added.push(record);
+    }
+    return added;
+  };
+  frontier = take(frontier);
+  while (frontier.length > 0) {
+    const ids = (type: string) => frontier.filter((r) => r.type === type).map((r) => r.id);
+    const extraKeys: string[] = [];
+    // An organization's services.
+    const organizations = ids('organization');
+    if (organizations.length > 0) {
+      for (const doc of await findDocuments(engine, 'group', organizations, undefined)) {
+        for (const record of unpackDocument(doc)) {
+          if (record.type === 'service' && organizations.includes(record.record.organization_id as string))
+            extraKeys.push(record.key);
+        }
+      }
+    }
+    // The service_at_locations at a location.
+    for (const sal of await servedMatching(engine, 'service_at_locations', F.locationId, ids('location'))) {
+      extraKeys.push(recordKey('service_at_location', sal[F.id] as string));
+    }
+    // A taxonomy's terms.
+    for (const term of await servedMatching(engine, 'taxonomy_terms', F.taxonomyId, ids('taxonomy'))) {
+      extraKeys.push(recordKey('taxonomy_term', term[F.id] as string));
+    }
+    // The attributes that link records to a term: under the records that carry it.
+    const terms = ids('taxonomy_term');
+    const carriers = [
+      ...(await servedMatching(engine, 'services', F.taxonomyTermIds, terms, [F.nestedIds])),
+      ...(await servedMatching(engine, 'organizations', F.taxonomyTermIds, terms, [F.nestedIds])),
+    ].flatMap((doc) => (doc[F.nestedIds] as string[] | undefined) ?? []);
+    const attributes: RecordStoreDocument[] = [];
+    if (carriers.length > 0) {
+      for (const doc of await findDocuments(engine, 'parent_ids', [...new Set(carriers)], undefined)) {
+        for (const record of unpackDocument(doc)) {
+          if (record.type === 'attribute' && terms.includes(record.record.taxonomy_term_id as string))
+            attributes.push(record);
+        }
+      }
+    }
+    const extra = extraKeys.length > 0 ? [...(await getRecords(engine, extraKeys)).values()] : [];
+    // Children that nest under nothing that stays.
+    const children: RecordStoreDocument[] = [];
+    const parentIds = frontier.map((r) => r.id);
+    for (const doc of await findDocuments(engine, 'parent_ids', parentIds, undefined)) {
+      for (const record of unpackDocument(doc)) {
+        if (record.parent_ids.length > 0 && record.parent_ids.every((p) => doomedIds.has(p)))
+          children.push(record);
+      }
+    }
+    frontier = take([...extra, ...attributes, ...children]);
+  }
+  return new Set(doomed.keys());
+}
