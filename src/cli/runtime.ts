@@ -2,6 +2,7 @@
  * What every command needs: configuration (validated once, exiting with every bad variable
  * named), a logger, and an engine, starting the local one when no OPENSEARCH_URL is set.
  */
+import { readFileSync } from 'node:fs';
 import pino, { type Logger } from 'pino';
 import { startEngine } from '../../engine/local-engine.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
@@ -40,7 +41,7 @@ export async function openRuntime(options: {
       console.error('No OPENSEARCH_URL: starting the local engine (first run downloads it with Maven)...');
       const status = await startEngine({ port: config.ENGINE_PORT });
       startedLocalEngine = status.started;
-      url = status.url;
+      url = status.urls ? status.urls.join(',') : status.url;
       console.error(`Local engine ${status.started ? 'started' : 'already running'} at ${url}`);
     }
   }
@@ -51,6 +52,19 @@ export async function openRuntime(options: {
       password: config.OPENSEARCH_PASSWORD,
       requestTimeoutMs: config.OPENSEARCH_REQUEST_TIMEOUT_MS,
       insecureTls: config.OPENSEARCH_INSECURE_TLS,
+      ca: config.OPENSEARCH_CA_FILE ? readFileSync(config.OPENSEARCH_CA_FILE, 'utf8') : undefined,
+      aws:
+        config.OPENSEARCH_AWS_REGION && config.AWS_ACCESS_KEY_ID && config.AWS_SECRET_ACCESS_KEY
+          ? {
+              region: config.OPENSEARCH_AWS_REGION,
+              service: config.OPENSEARCH_AWS_SERVICE,
+              credentials: {
+                accessKeyId: config.AWS_ACCESS_KEY_ID,
+                secretAccessKey: config.AWS_SECRET_ACCESS_KEY,
+                sessionToken: config.AWS_SESSION_TOKEN,
+              },
+            }
+          : undefined,
       prefix: config.INDEX_PREFIX,
       shards: config.INDEX_SHARDS,
       replicas: config.INDEX_REPLICAS,

@@ -19,6 +19,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type Engine, engineCall } from './engine.ts';
 import { EngineNotFoundError, EngineRequestError } from './errors.ts';
+import { indexLayout } from './layout.ts';
 
 export const controlIndex = (engine: Engine) => engine.name('control');
 
@@ -39,6 +40,7 @@ const created = new WeakSet<Engine>();
 /** Creates the control index when missing (once per engine handle). */
 export async function ensureControlIndex(engine: Engine): Promise<void> {
   if (created.has(engine)) return;
+  const { replicas } = await indexLayout(engine);
   try {
     await engineCall('create control index', () =>
       engine.client.indices.create({
@@ -46,7 +48,7 @@ export async function ensureControlIndex(engine: Engine): Promise<void> {
         body: {
           settings: {
             number_of_shards: 1,
-            number_of_replicas: engine.settings.replicas,
+            number_of_replicas: replicas,
           },
           mappings: mapping as unknown as Record<string, unknown>,
         },

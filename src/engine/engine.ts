@@ -8,6 +8,7 @@
  * sit in the client's transport, so no call gets past them, whichever module makes it.
  */
 import { Client, errors, Transport } from '@opensearch-project/opensearch';
+import { AwsSigv4Signer } from '@opensearch-project/opensearch/aws';
 import type {
   ApiError,
   ApiResponse,
@@ -35,21 +36,35 @@ export type EngineGuardSettings = {
 };
 
 export type EngineSettings = {
+  /** One URL, or the nodes of a cluster comma-separated (requests go round them). */
   url: string;
+  /** PEM text of a certificate authority the engine's TLS certificate must chain to. */
+  ca?: string | undefined;
+  /** Sign every request with AWS SigV4 (Amazon OpenSearch Service / Serverless with IAM auth). */
+  aws?: AwsSigning | undefined;
   username?: string | undefined;
   password?: string | undefined;
   requestTimeoutMs: number;
   insecureTls?: boolean;
   /** Every index and alias name starts with `${prefix}-`. Tests use one prefix per file. */
   prefix: string;
-  shards: number;
-  replicas: number;
+  /** Primary shards of a new index; unset: by the cluster's size (layout.ts). */
+  shards?: number | undefined;
+  /** Replicas of each shard; unset: by the cluster's size (layout.ts). */
+  replicas?: number | undefined;
   /** Retries after a connection failure or timeout (default 1). Guarded handles retry only refused connections, once. */
   maxRetries?: number;
   /** Days deleted records stay in the change feed (TOMBSTONE_RETENTION_DAYS; default 30). */
   tombstoneRetentionDays?: number;
   /** Fail fast (the API server); without it calls wait out their timeout and retries (the CLI). */
   guard?: EngineGuardSettings;
+};
+
+export type AwsSigning = {
+  region: string;
+  /** `es` for OpenSearch Service domains, `aoss` for OpenSearch Serverless. */
+  service: 'es' | 'aoss';
+  credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string | undefined };
 };
 
 export type Engine = {
@@ -83,13 +98,16 @@ const emptyResult = (): ApiResponse =>
  * with Retry-After. A refused connection is retried once (a keep-alive socket the engine closed);
  * a timeout never is: the read timeout is the whole wait.
  */
-function guardedTransport(guard: { breaker: CircuitBreaker; inFlight: Slots }): typeof Transport {
+function guardedTransport(
+  guard: { breaker: CircuitBreaker; inFlight: Slots },
+  Base: typeof Transport,
+): typeof Transport {
   const refuse = (message: string, retryAfterMs: number) =>
     new EngineUnavailableError(message, {
       shed: { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) },
     });
 
-  class GuardedTransport extends Transport {
+  class GuardedTransport extends Base {
     override request(
       params: TransportRequestParams,
       options?: TransportRequestOptions,
@@ -189,19 +207,44 @@ export function createEngine(settings: EngineSettings, logger: Logger): Engine {
         inFlight: createSlots(settings.guard.maxInFlight),
       }
     : undefined;
+  const nodes = settings.url.split(',');
+  const aws = settings.aws;
+  // The signer's connection signs each request; its transport holds the credentials.
+  const signer = aws
+    ? AwsSigv4Signer({
+        region: aws.region,
+        service: aws.service,
+        getCredentials: async () => aws.credentials,
+      })
+    : undefined;
+  const BaseTransport = (signer?.Transport ?? Transport) as typeof Transport;
   client = new Client({
-    node: settings.url,
+    node: nodes.length > 1 ? nodes : settings.url,
     ...(settings.username
       ? { auth: { username: settings.username, password: settings.password ?? '' } }
       : {}),
     requestTimeout: settings.requestTimeoutMs,
     // Retries belong to callers that know whether a request is safe to repeat.
     maxRetries: settings.maxRetries ?? 1,
-    ...(guard ? { Transport: guardedTransport(guard) } : {}),
-    // With one node, a connection marked dead must be tried again at once when the engine comes back.
-    resurrectStrategy: 'none',
+    ...(signer ? { Connection: signer.Connection } : {}),
+    ...(guard
+      ? { Transport: guardedTransport(guard, BaseTransport) }
+      : signer
+        ? { Transport: BaseTransport }
+        : {}),
+    // With one node, a connection marked dead must be tried again at once when the engine comes back
+    // (the pool falls back to dead connections when none is alive). With several, a dead node is
+    // left alone while others answer and pinged back into use after a minute.
+    resurrectStrategy: nodes.length > 1 ? 'ping' : 'none',
     compression: 'gzip',
-    ...(settings.insecureTls ? { ssl: { rejectUnauthorized: false } } : {}),
+    ...(settings.insecureTls || settings.ca
+      ? {
+          ssl: {
+            ...(settings.insecureTls ? { rejectUnauthorized: false } : {}),
+            ...(settings.ca ? { ca: settings.ca } : {}),
+          },
+        }
+      : {}),
   });
   return {
     client,
@@ -215,6 +258,15 @@ export function createEngine(settings: EngineSettings, logger: Logger): Engine {
     },
   };
 }
+
+/**
+ * Request options for work whose time grows with the data rather than a lookup: a refresh or a
+ * flush after a bulk load (a minute and more at 300,000 services on a busy machine, where the
+ * default 10 s cut an import off at the end), waiting for replicas to be allocated.
+ */
+export const maintenanceRequest = (engine: Engine, atLeastMs = 600_000) => ({
+  requestTimeout: Math.max(engine.settings.requestTimeoutMs, atLeastMs),
+});
 
 /** Runs one client call, translating its errors (see errors.ts). */
 export async function engineCall<T>(operation: string, fn: () => Promise<T>): Promise<T> {

@@ -7,8 +7,9 @@
  */
 import { analysisSettings } from '../index-mapping/analysis.ts';
 import { READ_INDICES, type ReadIndex, readIndexMappings } from '../index-mapping/read-indices.mapping.ts';
-import { type Engine, engineCall } from './engine.ts';
+import { type Engine, engineCall, maintenanceRequest } from './engine.ts';
 import { EngineNotFoundError, EngineRequestError } from './errors.ts';
+import { indexLayout } from './layout.ts';
 
 export type ReadIndexBuild = {
   version: string;
@@ -32,6 +33,7 @@ export const aliasOf = (engine: Engine, kind: ReadIndex) => engine.name(kind);
  * restores the configured settings.
  */
 export async function beginBuild(engine: Engine, version = newVersion()): Promise<ReadIndexBuild> {
+  const { shards } = await indexLayout(engine);
   const indices = Object.fromEntries(
     READ_INDICES.map((kind) => [kind, `${engine.name(kind)}-${version}`]),
   ) as Record<ReadIndex, string>;
@@ -42,7 +44,7 @@ export async function beginBuild(engine: Engine, version = newVersion()): Promis
           index: indices[kind],
           body: {
             settings: {
-              number_of_shards: engine.settings.shards,
+              number_of_shards: shards,
               number_of_replicas: 0,
               refresh_interval: '-1',
               // Durability comes from the swap, not the translog: a build that dies is thrown away.
@@ -61,30 +63,32 @@ export async function beginBuild(engine: Engine, version = newVersion()): Promis
 /** Restores replicas, refresh and translog durability, and makes every document searchable. */
 export async function finishBuild(engine: Engine, build: ReadIndexBuild): Promise<void> {
   const index = Object.values(build.indices).join(',');
+  const { replicas } = await indexLayout(engine);
   await engineCall('restore index settings', () =>
     engine.client.indices.putSettings({
       index,
       // null resets refresh_interval to the engine's default.
       body: {
         index: {
-          number_of_replicas: engine.settings.replicas,
+          number_of_replicas: replicas,
           refresh_interval: null,
           'translog.durability': 'request',
         },
       } as Record<string, unknown>,
     }),
   );
-  await engineCall('refresh new indices', () => engine.client.indices.refresh({ index }));
+  await engineCall('refresh new indices', () =>
+    engine.client.indices.refresh({ index }, maintenanceRequest(engine)),
+  );
   // The build was written with an asynchronous translog: until a flush (a Lucene commit, fsynced)
   // a crash of the engine could lose what it acknowledged. Nothing is served before this returns.
   await flushIndices(engine, index);
   // With replicas on a real cluster, wait until they are allocated; one node stays yellow.
   await engineCall('wait for new indices', () =>
-    engine.client.cluster.health({
-      index,
-      wait_for_status: engine.settings.replicas > 0 ? 'green' : 'yellow',
-      timeout: '120s',
-    }),
+    engine.client.cluster.health(
+      { index, wait_for_status: replicas > 0 ? 'green' : 'yellow', timeout: '120s' },
+      maintenanceRequest(engine, 130_000),
+    ),
   );
 }
 
@@ -95,7 +99,7 @@ export async function finishBuild(engine: Engine, build: ReadIndexBuild): Promis
  */
 export async function flushIndices(engine: Engine, index: string): Promise<void> {
   await engineCall(`flush ${index}`, () =>
-    engine.client.indices.flush({ index, wait_if_ongoing: true, force: false }),
+    engine.client.indices.flush({ index, wait_if_ongoing: true, force: false }, maintenanceRequest(engine)),
   );
 }
 

@@ -4,8 +4,9 @@
  * moves the alias in one atomic request, so lookups never see a half-loaded file.
  */
 import type { Engine } from './engine.ts';
-import { engineCall } from './engine.ts';
+import { engineCall, maintenanceRequest } from './engine.ts';
 import { EngineNotFoundError } from './errors.ts';
+import { indexLayout } from './layout.ts';
 
 export type PostcodeEntry = { key: string; kind: 'postcode' | 'outcode'; lat: number; lon: number };
 
@@ -84,8 +85,13 @@ export async function activatePostcodeIndex(
 ) {
   const alias = postcodeAlias(engine);
   await engineCall('finish postcode index', async () => {
-    await engine.client.indices.putSettings({ index, body: { index: { refresh_interval: '1s' } } });
-    await engine.client.indices.refresh({ index });
+    // Loaded without a replica (faster); from now on it has the cluster's, so losing a node keeps lookups.
+    const { replicas } = await indexLayout(engine);
+    await engine.client.indices.putSettings({
+      index,
+      body: { index: { refresh_interval: '1s', number_of_replicas: replicas } },
+    });
+    await engine.client.indices.refresh({ index }, maintenanceRequest(engine));
   });
   const previous = await currentPostcodeIndices(engine);
   await engineCall('swap postcode alias', () =>

@@ -18,9 +18,10 @@ import {
   withoutRecords,
 } from '../index-mapping/record-store.document.ts';
 import type { BulkWriter } from './bulk.ts';
-import { type Engine, engineCall } from './engine.ts';
+import { type Engine, engineCall, maintenanceRequest } from './engine.ts';
 import { EngineNotFoundError, EngineRequestError } from './errors.ts';
 import { flushIndices } from './indices.ts';
+import { indexLayout } from './layout.ts';
 
 export const recordsIndex = (engine: Engine) => engine.name(RECORDS_INDEX);
 
@@ -41,14 +42,15 @@ export async function ensureRecordsIndex(engine: Engine): Promise<void> {
     );
     return;
   }
+  const layout = await indexLayout(engine);
   try {
     await engineCall('create records index', () =>
       engine.client.indices.create({
         index,
         body: {
           settings: {
-            number_of_shards: engine.settings.shards,
-            number_of_replicas: engine.settings.replicas,
+            number_of_shards: layout.shards,
+            number_of_replicas: layout.replicas,
             refresh_interval: '-1',
             // An import that dies is run again (it is idempotent); fsync per request is not needed:
             // a finished import flushes the store (flushRecords) before it reports success.
@@ -95,7 +97,9 @@ export async function flushRecords(engine: Engine): Promise<void> {
 }
 
 export async function refreshRecords(engine: Engine): Promise<void> {
-  await engineCall('refresh records', () => engine.client.indices.refresh({ index: recordsIndex(engine) }));
+  await engineCall('refresh records', () =>
+    engine.client.indices.refresh({ index: recordsIndex(engine) }, maintenanceRequest(engine)),
+  );
 }
 
 /** Store documents holding records of any of the given types (every document without types). */

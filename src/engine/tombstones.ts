@@ -12,6 +12,7 @@ import {
 import { createBulkWriter } from './bulk.ts';
 import { type Engine, engineCall } from './engine.ts';
 import { EngineNotFoundError, EngineRequestError } from './errors.ts';
+import { indexLayout } from './layout.ts';
 
 export const tombstonesIndex = (engine: Engine) => engine.name(TOMBSTONES_INDEX);
 
@@ -22,12 +23,13 @@ const ensured = new WeakSet<Engine>();
 
 export async function ensureTombstonesIndex(engine: Engine): Promise<void> {
   if (ensured.has(engine)) return;
+  const { replicas } = await indexLayout(engine);
   try {
     await engineCall('create tombstones index', () =>
       engine.client.indices.create({
         index: tombstonesIndex(engine),
         body: {
-          settings: { number_of_shards: 1, number_of_replicas: engine.settings.replicas },
+          settings: { number_of_shards: 1, number_of_replicas: replicas },
           mappings: tombstoneMapping as unknown as Record<string, unknown>,
         },
       }),

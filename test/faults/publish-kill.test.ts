@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   baseEnv,
-  engineUrl,
   dropIndices,
+  engineUrl,
   runCli,
   sleep,
   startApi,

@@ -33,6 +33,24 @@ describe('loadConfig', () => {
     expect(loadConfig({ OPENSEARCH_URL: '', PUBLISHER_EMAIL: '' }).OPENSEARCH_URL).toBeUndefined();
   });
 
+  it('takes the nodes of a cluster as comma-separated URLs, each checked', () => {
+    expect(loadConfig({ OPENSEARCH_URL: 'http://a:9200, http://b:9200,http://c:9200' }).OPENSEARCH_URL).toBe(
+      'http://a:9200,http://b:9200,http://c:9200',
+    );
+    expect(() => loadConfig({ OPENSEARCH_URL: 'http://a:9200,b' })).toThrow(/OPENSEARCH_URL/);
+  });
+
+  it('leaves shards and replicas to the cluster size unless set, and names a missing CA file', () => {
+    const config = loadConfig({});
+    expect(config.INDEX_SHARDS).toBeUndefined();
+    expect(config.INDEX_REPLICAS).toBeUndefined();
+    expect(loadConfig({ INDEX_SHARDS: '2', INDEX_REPLICAS: '0' })).toMatchObject({
+      INDEX_SHARDS: 2,
+      INDEX_REPLICAS: 0,
+    });
+    expect(() => loadConfig({ OPENSEARCH_CA_FILE: '/nonexistent/ca.pem' })).toThrow(/OPENSEARCH_CA_FILE/);
+  });
+
   it('bounds request bodies at 64 KiB unless told otherwise', () => {
     expect(loadConfig({}).MAX_BODY_BYTES).toBe(65536);
     expect(loadConfig({ MAX_BODY_BYTES: '1048576' }).MAX_BODY_BYTES).toBe(1048576);

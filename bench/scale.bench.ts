@@ -1,0 +1,251 @@
+/**
+ * `npm run bench:scale -- --services 1000000`: the whole directory at national scale, as an
+ * operator runs it, on one engine, in one pass (each figure from the same data):
+ *
+ * 1. `npx hsds generate` writes the synthetic dataset (reused by later runs, bench/.data);
+ * 2. `npx hsds import` loads and publishes it (records store, then every read index): wall time
+ *    and the CLI's peak RSS, sampled from /proc every 100 ms;
+ * 3. `npx hsds postcodes import` loads the ONSPD sample (Aberdeen postcodes, test/fixtures);
+ * 4. `npx hsds serve` answers, with autocannon, for BENCH_SECONDS each (default 20):
+ *    full-text search with 1 client and with 16; postcode + proximity with 1 and with 16;
+ * 5. a `format=ndjson` dump of every service: services per second and MB/s;
+ * 6. the engine's disk (store size of the indices under the prefix) and heap (used, max).
+ *
+ * Engine: OPENSEARCH_URL, else the local engine on ENGINE_PORT (default 9200; ENGINE_HEAP
+ * default 2g), started if needed. Prefix BENCH_PREFIX (default `bench-scale`), dropped unless
+ * BENCH_KEEP=1. Results: printed, and written as JSON to bench/results/ (git-ignored).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { resolveEngineVersion } from '../engine/local-engine.ts';
+import { openBenchEngine } from './lib/bench-engine.ts';
+import { ensureSyntheticDataset } from './lib/datasets.ts';
+import { formatTable, writeResults } from './lib/results.ts';
+
+const { values } = parseArgs({
+  options: {
+    services: { type: 'string', default: '1000000' },
+    seed: { type: 'string', default: '1' },
+  },
+});
+const SERVICES = Number(values.services);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const PREFIX = process.env.BENCH_PREFIX ?? 'bench-scale';
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' ');
+
+function rssOf(pid: number): number {
+  try {
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    return kb * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** Runs `hsds <args>` to its end: wall time, peak RSS, and what it printed on stderr. */
+function cli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ ms: number; peakRss: number; stderr: string }> {
+  const started = Date.now();
+  const child = spawn('bin/hsds.js', args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-20_000);
+  });
+  let peakRss = 0;
+  const timer = setInterval(() => {
+    if (child.pid) peakRss = Math.max(peakRss, rssOf(child.pid));
+  }, 100);
+  return new Promise((resolve, reject) =>
+    child.on('exit', (code) => {
+      clearInterval(timer);
+      if (code === 0) resolve({ ms: Date.now() - started, peakRss, stderr });
+      else reject(new Error(`hsds ${args.join(' ')} exited with ${code}:\n${stderr}`));
+    }),
+  );
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function serve(env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn('bin/hsds.js', ['serve'], {
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 600; i++) {
+    const res = await fetch(`${url}/`).catch(() => undefined);
+    if (res?.ok) return { url, child };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error('the API did not answer within 60 s');
+}
+
+type Latency = {
+  p50Ms: number;
+  p99Ms: number;
+  rps: number;
+  requests: number;
+  errors: number;
+  non2xx: number;
+};
+
+async function measure(url: string, paths: string[], connections: number): Promise<Latency> {
+  let i = 0;
+  const latencies: number[] = [];
+  const result = await autocannon({
+    url,
+    connections,
+    duration: SECONDS,
+    timeout: 30,
+    requests: [{ setupRequest: (r) => ({ ...r, path: paths[i++ % paths.length] as string }) }],
+    setupClient: (client) => client.on('response', (_status, _bytes, ms) => latencies.push(ms)),
+  });
+  const sorted = latencies.sort((a, b) => a - b);
+  const q = (p: number) =>
+    Math.round((sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0) * 100) / 100;
+  return {
+    p50Ms: q(0.5),
+    p99Ms: q(0.99),
+    rps: Math.round(sorted.length / SECONDS),
+    requests: sorted.length,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+const engine = await openBenchEngine(log);
+const env = { ...process.env, OPENSEARCH_URL: engine.url, INDEX_PREFIX: PREFIX, LOG_LEVEL: 'warn' };
+const mb = (bytes: number) => Math.round(bytes / 1e6);
+try {
+  log(`load average before: ${load()}`);
+  const dataset = await ensureSyntheticDataset(SERVICES, Number(values.seed), log);
+  await fetch(`${engine.url}/${PREFIX}-*?expand_wildcards=all`, { method: 'DELETE' });
+
+  log(`importing and publishing ${SERVICES} services...`);
+  const imported = await cli(['import', dataset.dir, '--quiet'], env);
+  const importLoad = load();
+  log(`  ${(imported.ms / 1000).toFixed(0)} s, peak RSS ${mb(imported.peakRss)} MB (load ${importLoad})`);
+  await cli(['postcodes', 'import', 'test/fixtures/postcodes/onspd-sample.csv'], env);
+
+  const api = await serve({ ...env, GEOCODERS: 'postcode-index' });
+  const words = ['food', 'advice', 'housing', 'health', 'support', 'debt', 'carers', 'youth'];
+  // Current postcodes of the ONSPD sample, across Aberdeen.
+  const postcodes = ['AB10 1AB', 'AB11 5AA', 'AB12 3AA', 'AB13 0AA', 'AB14 0AB', 'AB15 4AA', 'AB16 5AF'];
+  const search = words.map((w) => `/services?search=${w}&per_page=20`);
+  const near = postcodes.map(
+    (p) => `/service_at_locations?postcode=${encodeURIComponent(p)}&proximity=5000&per_page=20`,
+  );
+  // Each postcode once, so the geocoder's cache is warm as it is in service.
+  for (const path of [...near, ...search]) await (await fetch(`${api.url}${path}`)).arrayBuffer();
+  const latency: Record<string, Latency> = {};
+  for (const [name, paths] of [
+    ['search', search],
+    ['postcode+proximity', near],
+  ] as const) {
+    for (const connections of [1, 16]) {
+      log(`${name}, ${connections} client(s), ${SECONDS} s...`);
+      latency[`${name} x${connections}`] = await measure(api.url, paths, connections);
+    }
+  }
+
+  log('ndjson dump of every service...');
+  const dumpStarted = Date.now();
+  const res = await fetch(`${api.url}/services?format=ndjson`);
+  let bytes = 0;
+  let lines = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    bytes += chunk.length;
+    for (const byte of chunk) if (byte === 10) lines++;
+  }
+  const dumpMs = Date.now() - dumpStarted;
+  api.child.kill('SIGTERM');
+
+  const indices = (await (
+    await fetch(`${engine.url}/_cat/indices/${PREFIX}-*?format=json&bytes=b&expand_wildcards=all`)
+  ).json()) as { index: string; 'docs.count': string; 'store.size': string; 'pri.store.size': string }[];
+  const stats = (await (await fetch(`${engine.url}/_nodes/stats/jvm`)).json()) as {
+    nodes: Record<string, { jvm: { mem: { heap_used_in_bytes: number; heap_max_in_bytes: number } } }>;
+  };
+  const heap = Object.values(stats.nodes).reduce(
+    (sum, n) => ({
+      used: sum.used + n.jvm.mem.heap_used_in_bytes,
+      max: sum.max + n.jvm.mem.heap_max_in_bytes,
+    }),
+    { used: 0, max: 0 },
+  );
+  const results = {
+    services: SERVICES,
+    organizations: dataset.organizations,
+    dataset_mb: mb(dataset.bytes),
+    engine: { url: engine.url, version: resolveEngineVersion().opensearch, heap_max_mb: mb(heap.max) },
+    machine: { cpus: cpus().length, ram_mb: mb(totalmem()), load_after_import: importLoad, load_end: load() },
+    import_publish: { seconds: Math.round(imported.ms / 1000), peak_rss_mb: mb(imported.peakRss) },
+    latency,
+    dump: {
+      services: lines,
+      seconds: dumpMs / 1000,
+      services_per_s: Math.round(lines / (dumpMs / 1000)),
+      mb_per_s: Math.round(bytes / 1e6 / (dumpMs / 1000)),
+      status: res.status,
+    },
+    disk: {
+      store_mb: mb(indices.reduce((n, i) => n + Number(i['store.size']), 0)),
+      indices: indices.map((i) => ({
+        index: i.index,
+        docs: Number(i['docs.count']),
+        mb: mb(Number(i['store.size'])),
+      })),
+    },
+    heap_used_mb: mb(heap.used),
+  };
+  console.log(
+    `\nScale benchmark: ${SERVICES} services (${dataset.organizations} organizations), OpenSearch ${results.engine.version}, heap ${results.engine.heap_max_mb} MB; ${cpus().length} CPUs; load ${load()}\n`,
+  );
+  console.log(
+    `import + publish: ${results.import_publish.seconds} s, CLI peak RSS ${results.import_publish.peak_rss_mb} MB`,
+  );
+  console.log(
+    formatTable([
+      ['scenario', 'p50 ms', 'p99 ms', 'req/s', 'requests', 'errors', 'non-2xx'],
+      ...Object.entries(latency).map(([name, l]) => [
+        name,
+        l.p50Ms,
+        l.p99Ms,
+        l.rps,
+        l.requests,
+        l.errors,
+        l.non2xx,
+      ]),
+    ]),
+  );
+  console.log(
+    `ndjson dump: ${lines} services in ${results.dump.seconds.toFixed(1)} s (${results.dump.services_per_s}/s, ${results.dump.mb_per_s} MB/s)`,
+  );
+  console.log(
+    `disk: ${results.disk.store_mb} MB in ${indices.length} indices; engine heap used ${results.heap_used_mb} MB`,
+  );
+  console.log(`results: ${writeResults('scale', results)}`);
+  if (!process.env.BENCH_KEEP)
+    await fetch(`${engine.url}/${PREFIX}-*?expand_wildcards=all`, { method: 'DELETE' });
+} finally {
+  await engine.stop();
+}

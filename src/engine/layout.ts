@@ -1,0 +1,32 @@
+/**
+ * How many shards and replicas a new index gets. INDEX_SHARDS / INDEX_REPLICAS decide when set;
+ * otherwise the cluster's size does, read when the index is created: one node gets one shard and
+ * no replica (a replica could never be placed); a cluster gets a primary per data node (up to
+ * MAX_AUTO_SHARDS), spreading searches and writes, and one replica, so losing any one node loses
+ * no data and reads go on from the copies.
+ */
+import { type Engine, engineCall } from './engine.ts';
+
+export type IndexLayout = { shards: number; replicas: number };
+
+export const MAX_AUTO_SHARDS = 5;
+
+/** The layout for a cluster of `dataNodes` data nodes, where settings do not say. */
+export function chooseLayout(
+  dataNodes: number,
+  settings: { shards?: number | undefined; replicas?: number | undefined },
+): IndexLayout {
+  const nodes = Math.max(1, dataNodes);
+  return {
+    shards: settings.shards ?? Math.min(nodes, MAX_AUTO_SHARDS),
+    replicas: settings.replicas ?? (nodes > 1 ? 1 : 0),
+  };
+}
+
+/** The layout for an index created now (asks the cluster its size unless both are configured). */
+export async function indexLayout(engine: Engine): Promise<IndexLayout> {
+  const { shards, replicas } = engine.settings;
+  if (shards !== undefined && replicas !== undefined) return { shards, replicas };
+  const { body } = await engineCall('count data nodes', () => engine.client.cluster.health({}));
+  return chooseLayout(Number(body.number_of_data_nodes ?? 1), { shards, replicas });
+}
