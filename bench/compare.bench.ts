@@ -1,7 +1,7 @@
 /**
  * `npm run bench:compare`: this API against the PostgreSQL + PostGIS baseline
  * (../shared/baseline-postgis, or BASELINE_DIR), on the same machine, the same file, the same
- * requests, interleaved. See bench/README.md for how to run it and what the baseline is.
+ * requests, interleaved. README.md (Benchmarks) says how to run it and what the baseline is.
  *
  *   npm run bench:compare -- [--datasets uk,us] [--services 100000] [--seconds 8] [--rounds 2]
  *     [--connections 16] [--reuse] [--skip-import] [--api-port P] [--baseline-port P]
@@ -530,6 +530,8 @@ async function main() {
   for (const n of names) if (n !== 'uk' && n !== 'us') throw new Error(`unknown dataset ${n} (uk, us)`);
   prepareBaseline(baseline, log);
   startCluster(baseline, log);
+  // The engine's heap matches the baseline's shared_buffers (1 GB) unless told otherwise.
+  process.env.ENGINE_HEAP ??= '1g';
   const bench = await openBenchEngine(log);
   const results: DatasetResult[] = [];
   try {
