@@ -299,7 +299,13 @@ function runCli(args: string[], env: Record<string, string>): Promise<void> {
     const child = spawn(
       process.execPath,
       ['--max-semi-space-size=8', '--max-old-space-size=256', join(root, 'src/cli/main.ts'), ...args],
-      { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] },
+      // A busy machine can take longer than the CLI's 10 s per engine request (a refresh of the
+      // records store timed out at a load average of 30): the run waits rather than fails.
+      {
+        cwd: root,
+        env: { OPENSEARCH_REQUEST_TIMEOUT_MS: '300000', ...process.env, ...env },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
     );
     child.once('error', reject);
     child.once('exit', (code) =>
