@@ -1,13 +1,15 @@
-/** `hsds generate --services N --seed S --out DIR`: write a synthetic HSDS dataset (see src/ingest/synthetic). */
+/** `hsds generate --services N --seed S [--places uk|us] --out DIR`: write a synthetic HSDS dataset (see src/ingest/synthetic). */
 import { parseArgs } from 'node:util';
 import { createProgressBar } from '../ingest/progress.ts';
 import { generateDataset } from '../ingest/synthetic/generate.ts';
 import { writeDataset } from '../ingest/synthetic/write-dataset.ts';
 
-const usage = `usage: hsds generate --services N [--seed S] --out DIR [--quiet]
+const usage = `usage: hsds generate --services N [--seed S] [--places uk|us] --out DIR [--quiet]
 
   Writes taxonomies.json, taxonomy_terms.json and services.ndjson (fully nested services) to DIR.
-  Same seed, same bytes. Import the folder with \`hsds import DIR\`.`;
+  Same seed, same bytes. Import the folder with \`hsds import DIR\`.
+  --places uk   around UK postcode centroids, nearly all Aberdeen (default)
+  --places us   a national directory at US ZIP centroids, drawn where people live`;
 
 export async function run(args: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -15,20 +17,28 @@ export async function run(args: string[]): Promise<number> {
     options: {
       services: { type: 'string' },
       seed: { type: 'string', default: '1' },
+      places: { type: 'string', default: 'uk' },
       out: { type: 'string' },
       quiet: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
   const services = Number(values.services);
-  if (values.help || !values.out || !Number.isInteger(services) || services < 0) {
+  const places = values.places;
+  if (
+    values.help ||
+    !values.out ||
+    !Number.isInteger(services) ||
+    services < 0 ||
+    (places !== 'uk' && places !== 'us')
+  ) {
     console.error(usage);
     return values.help ? 0 : 2;
   }
   const bar = values.quiet ? undefined : createProgressBar('generate', 'services', services);
   const started = Date.now();
   const seed = /^\d+$/.test(values.seed) ? Number(values.seed) : values.seed;
-  const result = await writeDataset(values.out, generateDataset({ services, seed }), {
+  const result = await writeDataset(values.out, generateDataset({ services, seed, places }), {
     onProgress: (p) => bar?.update(p.services, p.total),
   });
   bar?.stop();

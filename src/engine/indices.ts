@@ -60,6 +60,8 @@ export async function beginBuild(engine: Engine, version = newVersion()): Promis
   return { version, indices };
 }
 
+const MERGE_TIMEOUT_MS = 30 * 60_000;
+
 /** Restores replicas, refresh and translog durability, and makes every document searchable. */
 export async function finishBuild(engine: Engine, build: ReadIndexBuild): Promise<void> {
   const index = Object.values(build.indices).join(',');
@@ -79,6 +81,16 @@ export async function finishBuild(engine: Engine, build: ReadIndexBuild): Promis
   );
   await engineCall('refresh new indices', () =>
     engine.client.indices.refresh({ index }, maintenanceRequest(engine)),
+  );
+  // A build is written once and then read: merged to one segment, every search walks one terms
+  // dictionary, one BKD tree of points and one of coverage triangles instead of one per segment
+  // (a bulk load leaves 7 to 14), and a lookup by id finds its term in one place. The merge can
+  // take minutes on a large directory, so it gets its own timeout and is never retried.
+  await engineCall('merge new indices', () =>
+    engine.client.indices.forcemerge(
+      { index, max_num_segments: 1 },
+      { requestTimeout: MERGE_TIMEOUT_MS, maxRetries: 0 },
+    ),
   );
   // The build was written with an asynchronous translog: until a flush (a Lucene commit, fsynced)
   // a crash of the engine could lose what it acknowledged. Nothing is served before this returns.

@@ -144,6 +144,35 @@ export function sliceGetRecord(text: string): string | undefined {
   return end < 0 ? undefined : text.slice(record, end);
 }
 
+/**
+ * `_source.record` of each document of a multi-get response, as text, in the order asked;
+ * undefined for a document that was not found (or whose index is missing). Undefined when the
+ * text is not a multi-get response.
+ */
+export function sliceMgetRecords(text: string): (string | undefined)[] | undefined {
+  const records: (string | undefined)[] = [];
+  const doc = (at: number) => {
+    let record: string | undefined;
+    const end = eachMember(text, at, (key, valueAt) => {
+      if (key !== '_source') return skipValue(text, valueAt);
+      return eachMember(text, valueAt, (sourceKey, sourceAt) => {
+        const sourceEnd = skipValue(text, sourceAt);
+        if (sourceKey === 'record' && sourceEnd >= 0) record = text.slice(sourceAt, sourceEnd);
+        return sourceEnd;
+      });
+    });
+    records.push(record);
+    return end;
+  };
+  let sawDocs = false;
+  const end = eachMember(text, 0, (key, at) => {
+    if (key !== 'docs') return skipValue(text, at);
+    sawDocs = true;
+    return eachElement(text, at, doc);
+  });
+  return end < 0 || !sawDocs ? undefined : records;
+}
+
 export type SlicedHits = {
   total: number | undefined;
   pitId: string | undefined;

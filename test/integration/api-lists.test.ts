@@ -282,6 +282,21 @@ describe('GET /services/{id}', () => {
     assertHsds('service', body);
   });
 
+  it('answers concurrent lookups each with its own record, an unknown id among them with 404', async () => {
+    // Lookups that arrive together go to the engine as one multi-get (src/engine/search.ts).
+    const unknown = '00000000-0000-4000-8000-00000000abcd';
+    const asked = [...services.slice(0, 40).map((s) => s.id), unknown, services[3]!.id.toUpperCase()];
+    const answers = await Promise.all(asked.map((id) => getJson(app, `/services/${id}`)));
+    answers.slice(0, 40).forEach(({ status, body }, i) => {
+      expect(status).toBe(200);
+      expect(body).toEqual(plain(services[i]));
+    });
+    expect(answers[40]!.status).toBe(404);
+    // An id in another case is looked up again as stored, alone.
+    expect(answers[41]!.status).toBe(200);
+    expect(answers[41]!.body).toEqual(plain(services[3]));
+  });
+
   it('answers 404 for an unknown id and 400 for a malformed one', async () => {
     await expectProblem(app, '/services/00000000-0000-4000-8000-000000000000', 404);
     await expectProblem(app, '/services/not-an-id', 400, 'id');

@@ -45,6 +45,7 @@ import {
   type SyntheticTaxonomySet,
 } from './synthetic-taxonomy.ts';
 import { loadUkPlaces, type UkPlace } from './uk-places.ts';
+import { isUsPlace, loadUsPlaces, usPlacesNear } from './us-places.ts';
 
 export type GenerateOptions = {
   /** How many services to generate (organizations follow: one to six services each). */
@@ -53,6 +54,13 @@ export type GenerateOptions = {
   seed: number | string;
   /** The reference time for `last_modified` and schedule dates; default 2026-01-01T00:00:00Z. */
   now?: Date;
+  /**
+   * Where the directory is: `uk` (default), around the UK postcode centroids of uk-places.json,
+   * nearly all in Aberdeen (dense: most areas cover most places); `us`, a national directory at
+   * US ZIP centroids, drawn where people live, with areas from neighbourhoods to whole states
+   * (us-places.ts).
+   */
+  places?: 'uk' | 'us';
 };
 
 export type SyntheticDataset = {
@@ -98,7 +106,12 @@ export function generateDataset(options: GenerateOptions): SyntheticDataset {
     sizes.push(size);
     total += size;
   }
-  const context: GeneratorContext = { seedHash, now, taxonomy, places: loadUkPlaces() };
+  const context: GeneratorContext = {
+    seedHash,
+    now,
+    taxonomy,
+    places: options.places === 'us' ? loadUsPlaces() : loadUkPlaces(),
+  };
 
   return {
     taxonomies: taxonomy.taxonomies satisfies TaxonomyFull[],
@@ -232,6 +245,7 @@ function initials(name: string): string {
 
 /** Most second sites are in the same postcode district as the first. */
 function pickNearby(random: SeededRandom, places: readonly UkPlace[], home: UkPlace): UkPlace {
+  if (isUsPlace(home)) return random.pick(usPlacesNear(home));
   for (let attempt = 0; attempt < 20 && random.chance(0.6); attempt++) {
     const place = random.pick(places);
     if (place.outcode === home.outcode) return place;
@@ -252,7 +266,7 @@ function buildService(context: GeneratorContext, org: OrganizationState): Synthe
   const anchor = sites[0]?.place ?? org.home;
 
   const name = virtualOnly
-    ? `${random.pick(['North East', 'Grampian', anchor.city])} ${noun} ${random.pick(['Helpline', 'Online'])}`
+    ? `${random.pick(isUsPlace(anchor) ? [anchor.stateName, 'Statewide', anchor.city] : ['North East', 'Grampian', anchor.city])} ${noun} ${random.pick(['Helpline', 'Online'])}`
     : pickServiceName(random, noun, anchor, sites[0]!, org.organization.name);
   const slug = slugify(noun);
   const helpline =
@@ -644,10 +658,15 @@ function physicalLocation(org: OrganizationState, site: Site): SyntheticLocation
         address_1: `${site.number} ${site.street}`,
         ...(place.area !== place.city ? { address_2: place.area } : {}),
         city: place.city,
-        region: place.council === 'Southwark' || place.council === 'Manchester' ? 'England' : 'Scotland',
-        state_province: place.council,
-        postal_code: place.postcode,
-        country: 'GB',
+        ...(isUsPlace(place)
+          ? { state_province: place.state, postal_code: place.postcode, country: 'US' }
+          : {
+              region:
+                place.council === 'Southwark' || place.council === 'Manchester' ? 'England' : 'Scotland',
+              state_province: place.council,
+              postal_code: place.postcode,
+              country: 'GB',
+            }),
         address_type: 'physical',
       },
     ],
@@ -706,6 +725,9 @@ function buildAreas(
   if (random.chance(0.15)) return [];
   const label = sites[0]?.venue ?? anchor.area;
   const anchors = sites.map((s) => ({ point: s.place, label: s.place.area }));
+  // Places for holes, outreach and second areas: across the sample in the UK (one city), the
+  // anchor's part of its state in the US.
+  const places = isUsPlace(anchor) ? usPlacesNear(anchor) : context.places;
 
   const drafts: AreaDraft[] = [];
   const kind = virtualOnly
@@ -716,17 +738,17 @@ function buildAreas(
       drafts.push(drawRegionArea(random, anchor));
       break;
     case 'holed':
-      drafts.push(drawHoledArea(random, anchor, label, context.places));
+      drafts.push(drawHoledArea(random, anchor, label, places));
       break;
     case 'multi':
-      drafts.push(drawMultiArea(random, anchors, context.places) ?? drawRadiusArea(random, anchor, label));
+      drafts.push(drawMultiArea(random, anchors, places) ?? drawRadiusArea(random, anchor, label));
       break;
     case 'two':
       drafts.push(drawRadiusArea(random, anchor, label));
       if (random.chance(0.5)) {
         drafts.push(drawRegionArea(random, anchor));
       } else {
-        const elsewhere = random.pick(context.places);
+        const elsewhere = random.pick(places);
         drafts.push(drawRadiusArea(random, elsewhere, elsewhere.area));
       }
       break;

@@ -10,6 +10,7 @@ import {
 } from './area-shapes.ts';
 import type { SeededRandom } from './seeded-random.ts';
 import type { UkPlace } from './uk-places.ts';
+import { isUsPlace, stateOutline, type UsPlace } from './us-places.ts';
 
 /** A service area before it gets an id: name, description and a GeoJSON geometry. */
 export type AreaDraft = { name: string; description: string; geometry: AreaGeometry };
@@ -118,6 +119,7 @@ export function drawRadiusArea(
 
 /** A council- or health-board-sized area (9 to 60 km across its centre), often over 1,000 km². */
 export function drawRegionArea(random: SeededRandom, place: UkPlace): AreaDraft {
+  if (isUsPlace(place)) return drawUsRegionArea(random, place);
   const region = random.pick(regionsFor(place));
   const radius = random.real(region.radius[0], region.radius[1]);
   const { ring } = blobRing(random, region.centre, radius, region.roughness);
@@ -139,7 +141,7 @@ export function drawHoledArea(
   label: string,
   places: readonly UkPlace[],
 ): AreaDraft {
-  if (!ENGLISH_REGIONS[place.council] && random.chance(0.4)) {
+  if (!ENGLISH_REGIONS[place.council] && !isUsPlace(place) && random.chance(0.4)) {
     const exterior = blobRing(random, CITY_AND_SHIRE.centre, random.real(42_000, 55_000), 0.18);
     const geometry = polygonWithHoles(exterior, CITY_AND_SHIRE.centre, [
       { centre: ABERDEEN_CITY.centre, radius: random.real(8_000, 11_000) },
@@ -212,5 +214,26 @@ export function drawMultiArea(
     name: joinLabels(labels),
     description: `Outreach in ${joinLabels(labels)} only.`,
     geometry: { type: 'MultiPolygon', coordinates: circles.map((c) => [circleRing(c.centre, c.radius)]) },
+  };
+}
+
+/**
+ * In the US, a county-sized area around the place (15 to 45 km across its centre), or, for one in
+ * three, the whole state (the convex hull of its ZIP centroids).
+ */
+function drawUsRegionArea(random: SeededRandom, place: UsPlace): AreaDraft {
+  if (random.chance(1 / 3)) {
+    return {
+      name: `Statewide: ${place.stateName}`,
+      description: `Anyone living in ${place.stateName}.`,
+      geometry: { type: 'Polygon', coordinates: [stateOutline(place)] },
+    };
+  }
+  const radius = random.real(15_000, 45_000);
+  const { ring } = blobRing(random, place, radius, 0.2);
+  return {
+    name: place.council,
+    description: `Residents of ${place.council}, ${place.stateName}.`,
+    geometry: { type: 'Polygon', coordinates: [ring] },
   };
 }

@@ -71,7 +71,7 @@ export type SyntheticAddress = {
   address_1: string;
   address_2?: string;
   city: string;
-  region: string;
+  region?: string;
   state_province: string;
   postal_code: string;
   country: string;

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { skipValue, sliceGetRecord, sliceSearchHits } from '../../../src/engine/raw-json.ts';
+import {
+  skipValue,
+  sliceGetRecord,
+  sliceMgetRecords,
+  sliceSearchHits,
+} from '../../../src/engine/raw-json.ts';
 
 const tricky = {
   id: 'a"b\\c',
@@ -44,6 +49,27 @@ describe('raw JSON slicing', () => {
     expect(JSON.parse(sliceGetRecord(JSON.stringify(response))!)).toEqual(tricky);
     expect(JSON.parse(sliceGetRecord(JSON.stringify(response, null, 2))!)).toEqual(tricky);
     expect(sliceGetRecord(JSON.stringify({ _index: 'x', found: false }))).toBeUndefined();
+  });
+
+  it('slices the record of each document of a multi-get response, in order, missing ones undefined', () => {
+    const response = {
+      docs: [
+        { _index: 'x', _id: '1', found: true, _source: { id: '1', record: tricky } },
+        { _index: 'x', _id: '2', found: false },
+        { _index: 'y', _id: '3', error: { type: 'index_not_found_exception' } },
+        { _index: 'x', _id: '4', found: true, _source: { record: { id: '4' }, name: 'after' } },
+      ],
+    };
+    for (const text of [JSON.stringify(response), JSON.stringify(response, null, 2)]) {
+      const records = sliceMgetRecords(text)!;
+      expect(records).toHaveLength(4);
+      expect(JSON.parse(records[0]!)).toEqual(tricky);
+      expect(records[1]).toBeUndefined();
+      expect(records[2]).toBeUndefined();
+      expect(JSON.parse(records[3]!)).toEqual({ id: '4' });
+    }
+    expect(sliceMgetRecords(JSON.stringify({ error: 'x' }))).toBeUndefined();
+    expect(sliceMgetRecords('{"docs": [{"_source": ')).toBeUndefined();
   });
 
   it('slices every hit of a search response, with the total, point in time and last sort values', () => {

@@ -103,14 +103,8 @@ describe('geoFilter', () => {
                   },
                 },
                 {
-                  "bool": {
-                    "must_not": [
-                      {
-                        "term": {
-                          "has_coverage": true,
-                        },
-                      },
-                    ],
+                  "term": {
+                    "has_coverage": false,
                   },
                 },
               ],

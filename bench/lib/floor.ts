@@ -1,0 +1,100 @@
+/**
+ * The ingest floor: bulk-indexing the documents of every read index (services,
+ * service_at_locations with their coverage, organizations, taxonomies, taxonomy terms) exactly as
+ * the last publish built them, into a fresh build with the same settings, and nothing else. No
+ * records store, no joins, no document building: what writing those indices costs the engine.
+ *
+ * `dumpReadDocuments` saves what the read aliases serve (untimed); `timeFloor` writes it again
+ * (timed: create the build, bulk, finish the build as a publish does), then drops that build.
+ */
+import { once } from 'node:events';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { Engine } from '../../src/engine/index.ts';
+import { beginBuild, discardBuild, finishBuild } from '../../src/engine/indices.ts';
+import { READ_INDICES, type ReadIndex } from '../../src/index-mapping/read-indices.mapping.ts';
+
+type Hit = { _id: string; _source: unknown };
+
+/** Every document of every read alias, as bulk lines with the kind for an index name. */
+export async function dumpReadDocuments(engine: Engine, file: string): Promise<Record<ReadIndex, number>> {
+  const out = createWriteStream(file);
+  const counts = {} as Record<ReadIndex, number>;
+  for (const kind of READ_INDICES) {
+    counts[kind] = 0;
+    let { body } = await engine.client.search({
+      index: engine.name(kind),
+      scroll: '1m',
+      size: 1000,
+      body: { sort: ['_doc'] },
+    });
+    while (body.hits.hits.length > 0) {
+      for (const hit of body.hits.hits as Hit[]) {
+        const line = `${JSON.stringify({ index: { _index: kind, _id: hit._id } })}\n${JSON.stringify(hit._source)}\n`;
+        if (!out.write(line)) await once(out, 'drain');
+        counts[kind] += 1;
+      }
+      ({ body } = await engine.client.scroll({ scroll_id: body._scroll_id as string, scroll: '1m' }));
+    }
+    await engine.client.clearScroll({ scroll_id: body._scroll_id as string }).catch(() => {});
+  }
+  out.end();
+  await once(out, 'finish');
+  return counts;
+}
+
+const FLUSH_BYTES = 2_000_000; // the bulk writer's request size (src/engine/bulk.ts)
+const CONCURRENCY = 2; // and its requests in flight
+
+/** Bulk-indexes the dumped documents into a new build; seconds from creating it to finishing it. */
+export async function timeFloor(
+  engine: Engine,
+  file: string,
+): Promise<{ seconds: number; documents: number }> {
+  const started = performance.now();
+  const build = await beginBuild(engine);
+  let documents = 0;
+  try {
+    const inFlight = new Set<Promise<void>>();
+    const send = async (body: string) => {
+      const { body: answer } = await engine.client.bulk(
+        { body, filter_path: 'errors,items.*.error' } as never,
+        { compression: false, requestTimeout: 300_000 } as never,
+      );
+      if ((answer as { errors?: boolean }).errors) {
+        throw new Error(`floor bulk failed: ${JSON.stringify(answer).slice(0, 500)}`);
+      }
+    };
+    const dispatch = async (body: string) => {
+      while (inFlight.size >= CONCURRENCY) await Promise.race(inFlight);
+      const request = send(body).finally(() => inFlight.delete(request));
+      inFlight.add(request);
+    };
+    let chunk: string[] = [];
+    let bytes = 0;
+    let action: string | undefined;
+    const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
+    for await (const line of lines) {
+      if (action === undefined) {
+        const { index } = JSON.parse(line) as { index: { _index: ReadIndex; _id: string } };
+        action = JSON.stringify({ index: { _index: build.indices[index._index], _id: index._id } });
+        continue;
+      }
+      chunk.push(action, line);
+      bytes += action.length + line.length + 2;
+      documents += 1;
+      action = undefined;
+      if (bytes >= FLUSH_BYTES) {
+        await dispatch(`${chunk.join('\n')}\n`);
+        chunk = [];
+        bytes = 0;
+      }
+    }
+    if (chunk.length > 0) await dispatch(`${chunk.join('\n')}\n`);
+    await Promise.all(inFlight);
+    await finishBuild(engine, build);
+    return { seconds: (performance.now() - started) / 1000, documents };
+  } finally {
+    await discardBuild(engine, build);
+  }
+}
