@@ -105,6 +105,13 @@ export const configSchema = z.object({
   GEOCODER_BREAKER_COOLDOWN_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   GEOCODER_FAILURE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(10_000),
   ENGINE_PORT: z.coerce.number().int().min(1025).max(65000).default(9200),
+  SYNONYMS_FILE: optionalString.describe(
+    "An operator's search vocabulary (synonym rules, Solr format), added to the shipped one.",
+  ),
+  SEARCH_VOCABULARY: z
+    .enum(['shipped', 'none'])
+    .default('shipped')
+    .describe('`none`: search with the SYNONYMS_FILE rules only, without the shipped vocabulary.'),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -114,12 +114,12 @@ export const JUDGMENTS: readonly Judgment[] = [
   q(
     'centre',
     'spelling',
-    'homeless-drop-in carers-centre rape-crisis law-centre walk-in-centre debt-advice-centre senior-center community-health-center counseling-center pride-centre learning-disability',
+    'homeless-drop-in carers-centre rape-crisis law-centre walk-in-centre debt-advice-centre senior-center community-health-center counseling-center pride-centre learning-disability american-job-center volunteering',
   ),
   q(
     'center',
     'spelling',
-    'homeless-drop-in carers-centre rape-crisis law-centre walk-in-centre debt-advice-centre senior-center community-health-center counseling-center pride-centre learning-disability',
+    'homeless-drop-in carers-centre rape-crisis law-centre walk-in-centre debt-advice-centre senior-center community-health-center counseling-center pride-centre learning-disability american-job-center volunteering',
   ),
   q('defence', 'spelling', 'eviction-defense'),
   q('nappies', 'spelling', 'baby-bank diaper-bank'),

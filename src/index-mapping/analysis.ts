@@ -5,6 +5,11 @@
  *   possessives and stop words. The main recall field.
  * - `hsds_exact`: lower-cased, accent-folded words, no stemming: name matches rank on it, fuzzy
  *   matching runs on it (fuzzing stems gives odd hits), and quoted phrases are precise on it.
+ * - `hsds_english_search`: `hsds_english` at query time, with the search vocabulary (synonyms,
+ *   needs, spellings, compounds, abbreviations: vocabulary/) as a `synonym_graph`. Only queries
+ *   use it: the vocabulary can change (an operator's file, `npx hsds synonyms reload`) without a
+ *   reindex. It also drops the filler words of a typed need ("I need somewhere to sleep tonight"
+ *   is "somewhere sleep"), which no directory entry is found by.
  * - `hsds_sort`: a keyword normalizer so sorting and exact filters ignore case.
  */
 export const analysisSettings = {
@@ -34,15 +39,99 @@ export const analysisSettings = {
   },
 } as const;
 
+/** The search-time synonym filter: its rules are the only part of the settings that a reload changes. */
+export const SYNONYM_FILTER = 'hsds_synonyms';
+export const SEARCH_ANALYZER = 'hsds_english_search';
+
+/**
+ * Words people add to a need that say nothing about it. Dropped from queries only (descriptions
+ * keep them), after the vocabulary has matched: "my partner hits me" is a rule, "me" is not.
+ * Stemmed forms, as the filter sees them.
+ */
+export const FILLER_WORDS = [
+  'i',
+  'im',
+  'me',
+  'my',
+  'need',
+  'want',
+  'feel',
+  'get',
+  'find',
+  'look',
+  'tonight',
+  'today',
+  'now',
+  'urgent',
+  'urgentli',
+  'pleas',
+  'near',
+  'nearbi',
+  'local',
+] as const;
+
+/** The synonym filter's settings for a list of rules (Solr format, one rule a line). */
+export function synonymFilterSettings(rules: readonly string[]) {
+  return {
+    // An empty rule list is refused by the engine; a rule that can never match stands in for none.
+    type: 'synonym_graph',
+    synonyms: rules.length > 0 ? [...rules] : ['hsdsnosynonyms => hsdsnosynonyms'],
+    // A rule whose words analyse to nothing (all stop words) is skipped rather than failing the index.
+    lenient: true,
+  } as const;
+}
+
+/**
+ * The settings of a read index: the shared analyzers plus the search analyzer with the given
+ * vocabulary (see above). The records store needs no search analyzer (`analysisSettings`).
+ */
+export function readIndexAnalysisSettings(rules: readonly string[]) {
+  const { analysis } = analysisSettings;
+  return {
+    analysis: {
+      ...analysis,
+      filter: {
+        ...analysis.filter,
+        [SYNONYM_FILTER]: synonymFilterSettings(rules),
+        hsds_filler: { type: 'stop', stopwords: [...FILLER_WORDS] },
+      },
+      analyzer: {
+        ...analysis.analyzer,
+        [SEARCH_ANALYZER]: {
+          type: 'custom',
+          tokenizer: 'standard',
+          // Stemming before the vocabulary: its rules are parsed by the filters before it, so they
+          // are written in plain words and match every form ("food banks" meets "food bank").
+          // Stop words after it: the parser refuses a rule with a gap where a stop word was, and
+          // needs such as "somewhere to sleep" hold them. Filler words go there too (see below).
+          filter: [
+            'hsds_english_possessive',
+            'lowercase',
+            'asciifolding',
+            'hsds_english_stemmer',
+            SYNONYM_FILTER,
+            'hsds_english_stop',
+            'hsds_filler',
+          ],
+        },
+      },
+    },
+  };
+}
+
 /** A searchable text field: stemmed, with an unstemmed `.exact` twin and a `.sort` keyword. */
 export const searchableText = {
   type: 'text',
   analyzer: 'hsds_english',
+  search_analyzer: SEARCH_ANALYZER,
   fields: {
     exact: { type: 'text', analyzer: 'hsds_exact' },
     sort: { type: 'keyword', normalizer: 'hsds_sort', ignore_above: 256 },
   },
 } as const;
+
+/** Stemmed text without the name twins (descriptions, alternate names). */
+export const stemmedText = { type: 'text', analyzer: 'hsds_english', search_analyzer: SEARCH_ANALYZER } as const;
 
 export const keyword = { type: 'keyword' } as const;
 export const date = { type: 'date', format: 'strict_date_optional_time||epoch_millis' } as const;

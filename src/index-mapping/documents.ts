@@ -12,6 +12,7 @@ type ServiceSearchFields = {
   description?: string;
   organization_name?: string;
   taxonomy_term_names: string[];
+  taxonomy_term_descriptions?: string[];
   organization_id?: string;
   program_id?: string;
   taxonomy_term_ids: string[];

@@ -15,6 +15,8 @@ export const F = {
   organizationNameExact: 'organization_name.exact',
   taxonomyTermNames: 'taxonomy_term_names',
   taxonomyTermNamesExact: 'taxonomy_term_names.exact',
+  /** What the service's taxonomy terms say they mean: searched like a description. */
+  taxonomyTermDescriptions: 'taxonomy_term_descriptions',
   organizationId: 'organization_id',
   programId: 'program_id',
   serviceId: 'service_id',

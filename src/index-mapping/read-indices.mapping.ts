@@ -2,7 +2,7 @@
  * Hand-written mappings of the read indices (STYLE.md 7). `dynamic: strict` makes a document
  * builder that emits an unmapped field fail loudly at index time rather than grow the mapping.
  */
-import { date, keyword, searchableText, storedOnly } from './analysis.ts';
+import { date, keyword, searchableText, stemmedText, storedOnly } from './analysis.ts';
 import { F } from './fields.ts';
 
 export const READ_INDICES = [
@@ -14,7 +14,7 @@ export const READ_INDICES = [
 ] as const;
 export type ReadIndex = (typeof READ_INDICES)[number];
 
-const text = { type: 'text', analyzer: 'hsds_english' } as const;
+const text = stemmedText;
 
 // Search fields shared by services and service_at_locations (both answer `search`).
 const serviceSearchFields = {
@@ -23,6 +23,7 @@ const serviceSearchFields = {
   [F.description]: text,
   [F.organizationName]: searchableText,
   [F.taxonomyTermNames]: searchableText,
+  [F.taxonomyTermDescriptions]: text,
   [F.organizationId]: keyword,
   [F.programId]: keyword,
   [F.taxonomyTermIds]: keyword,
