@@ -39,8 +39,8 @@ export const MAX_SEARCH_PHRASES = 4;
  */
 export function typoTolerance(word: string): { fuzziness: number; prefix_length: number } | undefined {
   const letters = [...word].length;
-  if (letters < 4 || letters > MAX_FUZZY_WORD_CHARS) return undefined;
-  return { fuzziness: 1, prefix_length: letters === 4 ? 1 : 0 };
+  if (letters < 3 || letters > MAX_FUZZY_WORD_CHARS) return undefined;
+  return { fuzziness: 1, prefix_length: letters <= 4 ? 1 : 0 };
 }
 
 /** Longer words match exactly only (see above); "internationalisation" has 20 letters. */
