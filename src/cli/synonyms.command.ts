@@ -1,9 +1,9 @@
 /**
- * `npx hsds synonyms reload`: puts the configured search vocabulary (the shipped one and
- * SYNONYMS_FILE) into the served read indices, without a reindex (src/engine/vocabulary.ts).
+ * `npx hsds synonyms reload`: serves the read indices again with the configured search vocabulary
+ * (the shipped one and SYNONYMS_FILE), without a reindex (src/engine/vocabulary.ts).
  * `npx hsds synonyms check`: parses the configured vocabulary and says how many rules it holds.
  */
-import { reloadVocabulary } from '../engine/vocabulary.ts';
+import { NoServedIndicesError, reloadVocabulary } from '../engine/vocabulary.ts';
 import { configuredVocabulary, loadConfigOrExit, openRuntime } from './runtime.ts';
 
 const usage = 'usage: hsds synonyms <reload|check>';
@@ -23,12 +23,12 @@ export async function run(args: string[]): Promise<number> {
   try {
     const rules = runtime.engine.settings.synonyms ?? [];
     const indices = await reloadVocabulary(runtime.engine, rules);
-    if (indices.length === 0) {
-      console.error('No served read indices to reload: run `npx hsds reindex` first.');
-      return 1;
-    }
-    console.log(`Reloaded ${rules.length} vocabulary rules into ${indices.join(', ')}.`);
+    console.log(`Serving ${rules.length} vocabulary rules from ${indices.join(', ')}.`);
     return 0;
+  } catch (error) {
+    if (!(error instanceof NoServedIndicesError)) throw error;
+    console.error(`${error.message} (npx hsds reindex).`);
+    return 1;
   } finally {
     await runtime.engine.close();
   }

@@ -6,20 +6,23 @@
  * server give the shipped rules plus an operator's own file (SYNONYMS_FILE), or the operator's
  * alone (SEARCH_VOCABULARY=none).
  *
- * Reload: the rules live inline in each index's settings (not in files on the engine's nodes, which
- * a managed cluster does not give access to, and which OpenSearch's `_refresh_search_analyzers`
- * needs: it comes with the Index State Management plugin, absent from a plain engine). Analysis
- * settings change only on a closed index, so a reload closes each served read index, sets the
- * new rules and opens it again: no document is rewritten, and the search analyzer takes the new
- * rules at once. While an index is closed (well under a second on one node, until its shards
- * are started again on a cluster) reads of it fail; the API answers those with a 503.
+ * Reload: the rules live inline in each index's settings, not in files on the engine's nodes (a
+ * managed cluster gives no access to them, and OpenSearch's `_refresh_search_analyzers`, which
+ * re-reads such files, comes with the Index State Management plugin, absent from a plain engine).
+ * Analysis settings change only on a closed index, and a closed index behind an alias reads as
+ * empty, so a reload never closes a served index. It clones each one instead, under the reindex
+ * lease: the served index is made read-only for the moment of the clone, and `_clone` hard-links
+ * its segments into a new version (no document is read or rewritten; a second on 100,000
+ * services) created with the new rules; then every alias moves in one atomic request, as after a
+ * reindex, and the version served before stays as the rollback.
  */
 import { readFileSync } from 'node:fs';
 import { SYNONYM_FILTER, synonymFilterSettings } from '../index-mapping/analysis.ts';
-import { READ_INDICES } from '../index-mapping/read-indices.mapping.ts';
+import { READ_INDICES, type ReadIndex } from '../index-mapping/read-indices.mapping.ts';
 import { parseVocabulary } from '../index-mapping/vocabulary.ts';
+import { acquireLease } from './control.ts';
 import { type Engine, engineCall } from './engine.ts';
-import { readAliasTargets } from './indices.ts';
+import { deleteIndices, newVersion, readAliasTargets, removeOldVersions, swapAliases } from './indices.ts';
 
 /** The shipped vocabulary's files, under vocabulary/ at the root of the repository. */
 export const SHIPPED_VOCABULARY_FILES = [
@@ -51,26 +54,75 @@ export const searchVocabulary = (engine: Engine): readonly string[] =>
   engine.settings.synonyms ?? shippedVocabulary();
 
 /**
- * Puts the given rules into every served read index (see above), one index at a time. Returns
- * the indices reloaded. A failure leaves an index open with its old rules when it can.
+ * Serves every read index again with the given rules (see above): clones of the served indices,
+ * swapped in atomically. Returns the new indices. On failure the served indices stay as they were.
  */
-export async function reloadVocabulary(engine: Engine, rules: readonly string[]): Promise<string[]> {
-  const { current } = await readAliasTargets(engine);
-  const indices = READ_INDICES.map((kind) => current[kind]).filter((i): i is string => i !== undefined);
-  for (const index of indices) {
-    await engineCall(`close ${index}`, () => engine.client.indices.close({ index }));
-    try {
-      await engineCall(`set the vocabulary of ${index}`, () =>
+export async function reloadVocabulary(
+  engine: Engine,
+  rules: readonly string[],
+  options: { purpose?: string } = {},
+): Promise<string[]> {
+  const lease = await acquireLease(engine, 'reindex', { purpose: options.purpose ?? 'hsds synonyms reload' });
+  try {
+    const { current } = await readAliasTargets(engine);
+    const missing = READ_INDICES.filter((kind) => !current[kind]);
+    if (missing.length > 0) throw new NoServedIndicesError(missing);
+    const served = current as Record<ReadIndex, string>;
+    const version = newVersion();
+    const clones = Object.fromEntries(
+      READ_INDICES.map((kind) => [kind, `${engine.name(kind)}-${version}`]),
+    ) as Record<ReadIndex, string>;
+    const sources = Object.values(served).join(',');
+    const writeBlock = (index: string, blocked: boolean) =>
+      engineCall(`${blocked ? 'block' : 'unblock'} writes to ${index}`, () =>
         engine.client.indices.putSettings({
           index,
-          body: { index: { analysis: { filter: { [SYNONYM_FILTER]: synonymFilterSettings(rules) } } } },
+          body: { index: { 'blocks.write': blocked ? true : null } } as Record<string, unknown>,
         }),
       );
-    } finally {
-      await engineCall(`open ${index}`, () =>
-        engine.client.indices.open({ index, wait_for_active_shards: 1 } as never),
+    try {
+      await writeBlock(sources, true);
+      for (const kind of READ_INDICES) {
+        await engineCall(`clone ${served[kind]}`, () =>
+          engine.client.indices.clone({
+            index: served[kind],
+            target: clones[kind],
+            body: {
+              settings: {
+                'index.blocks.write': null,
+                'index.number_of_replicas': engine.settings.replicas,
+                [`index.analysis.filter.${SYNONYM_FILTER}`]: synonymFilterSettings(rules),
+              },
+            },
+          } as never),
+        );
+      }
+      await engineCall('wait for the clones', () =>
+        engine.client.cluster.health({
+          index: Object.values(clones).join(','),
+          wait_for_status: engine.settings.replicas > 0 ? 'green' : 'yellow',
+          timeout: '120s',
+        }),
       );
+      await lease.renew();
+      await swapAliases(engine, clones);
+    } catch (error) {
+      await deleteIndices(engine, Object.values(clones)).catch(() => {});
+      throw error;
+    } finally {
+      // The indices served until now stay as the rollback version; they take writes again.
+      await writeBlock(sources, false).catch(() => {});
     }
+    await removeOldVersions(engine);
+    return Object.values(clones);
+  } finally {
+    await lease.release();
   }
-  return indices;
+}
+
+/** A reload needs served read indices: there are none before the first reindex. */
+export class NoServedIndicesError extends Error {
+  constructor(missing: readonly string[]) {
+    super(`no served ${missing.join(', ')} index to reload: run a reindex first`);
+  }
 }

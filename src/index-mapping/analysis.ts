@@ -1,4 +1,44 @@
 /**
+ * Lucene's English stop words (the `_english_` set), listed so the query builder can tell which
+ * typed words analyse to nothing (text.query.ts).
+ */
+export const ENGLISH_STOP_WORDS = [
+  'a',
+  'an',
+  'and',
+  'are',
+  'as',
+  'at',
+  'be',
+  'but',
+  'by',
+  'for',
+  'if',
+  'in',
+  'into',
+  'is',
+  'it',
+  'no',
+  'not',
+  'of',
+  'on',
+  'or',
+  'such',
+  'that',
+  'the',
+  'their',
+  'then',
+  'there',
+  'these',
+  'they',
+  'this',
+  'to',
+  'was',
+  'will',
+  'with',
+] as const;
+
+/**
  * Index settings shared by every read index: the analyzers search relies on.
  *
  * - `hsds_english`: stems English ("counselling" finds "counsellor"), folds accents, drops
@@ -15,7 +55,7 @@
 export const analysisSettings = {
   analysis: {
     filter: {
-      hsds_english_stop: { type: 'stop', stopwords: '_english_' },
+      hsds_english_stop: { type: 'stop', stopwords: [...ENGLISH_STOP_WORDS] },
       hsds_english_stemmer: { type: 'stemmer', language: 'english' },
       hsds_english_possessive: { type: 'stemmer', language: 'possessive_english' },
     },
@@ -46,10 +86,10 @@ export const SEARCH_ANALYZER = 'hsds_english_search';
 /**
  * Words people add to a need that say nothing about it. Dropped from queries only (descriptions
  * keep them), after the vocabulary has matched: "my partner hits me" is a rule, "me" is not.
- * Stemmed forms, as the filter sees them.
  */
 export const FILLER_WORDS = [
   'i',
+  "i'm",
   'im',
   'me',
   'my',
@@ -58,17 +98,20 @@ export const FILLER_WORDS = [
   'feel',
   'get',
   'find',
-  'look',
+  'looking',
   'tonight',
   'today',
   'now',
   'urgent',
-  'urgentli',
-  'pleas',
+  'urgently',
+  'please',
   'near',
-  'nearbi',
+  'nearby',
   'local',
 ] as const;
+
+// The filler filter sees stemmed tokens: the stems of the words above that differ from them.
+const FILLER_STEMS = ['look', 'urgentli', 'pleas', 'nearbi'] as const;
 
 /** The synonym filter's settings for a list of rules (Solr format, one rule a line). */
 export function synonymFilterSettings(rules: readonly string[]) {
@@ -93,7 +136,7 @@ export function readIndexAnalysisSettings(rules: readonly string[]) {
       filter: {
         ...analysis.filter,
         [SYNONYM_FILTER]: synonymFilterSettings(rules),
-        hsds_filler: { type: 'stop', stopwords: [...FILLER_WORDS] },
+        hsds_filler: { type: 'stop', stopwords: [...FILLER_WORDS, ...FILLER_STEMS] },
       },
       analyzer: {
         ...analysis.analyzer,
@@ -131,7 +174,11 @@ export const searchableText = {
 } as const;
 
 /** Stemmed text without the name twins (descriptions, alternate names). */
-export const stemmedText = { type: 'text', analyzer: 'hsds_english', search_analyzer: SEARCH_ANALYZER } as const;
+export const stemmedText = {
+  type: 'text',
+  analyzer: 'hsds_english',
+  search_analyzer: SEARCH_ANALYZER,
+} as const;
 
 export const keyword = { type: 'keyword' } as const;
 export const date = { type: 'date', format: 'strict_date_optional_time||epoch_millis' } as const;

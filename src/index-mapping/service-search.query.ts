@@ -28,7 +28,12 @@ export const SERVICE_TEXT_FIELDS: TextFields = {
     // Shared by every service filed under the term: a weak signal next to the service's own words.
     `${F.taxonomyTermDescriptions}^0.3`,
   ],
-  fuzzy: [`${F.nameExact}^4`, `${F.organizationNameExact}^2`, `${F.taxonomyTermNamesExact}^2`, `${F.description}^0.5`],
+  fuzzy: [
+    `${F.nameExact}^4`,
+    `${F.organizationNameExact}^2`,
+    `${F.taxonomyTermNamesExact}^2`,
+    `${F.description}^0.5`,
+  ],
   phrase: [
     `${F.nameExact}^4`,
     `${F.alternateName}^2`,

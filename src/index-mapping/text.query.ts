@@ -4,12 +4,17 @@
  * phrases, and each piece becomes a `match`-family query, which only analyses text.
  *
  * Ranking decisions:
- * - Every word must match somewhere (for up to three words; 75% of them beyond, so a pasted
- *   sentence still finds something), in any of the searchable fields: the words of "food bank
- *   aberdeen" may sit in the service name, its organization's name and a taxonomy term.
- * - A word matches on the stemmed fields (English: "counsellor" finds "counselling") or, on the
- *   unstemmed name fields only, with one typo for words of five letters or more (`AUTO:5,100`).
- *   Fuzzing descriptions or stems brings odd hits, so typos are forgiven in names only.
+ * - Every word must match somewhere (for up to two words; 75% of them beyond, so a pasted
+ *   sentence still finds something and "english classes for adults" finds ESOL classes with no
+ *   "adults" in them), in any of the searchable fields: the words of "food bank aberdeen" may sit
+ *   in the service name, its organization's name and a taxonomy term. Stop words and filler
+ *   words are not counted (judged set, multi_word and lay_need classes).
+ * - A word matches on the stemmed fields (English: "counsellor" finds "counselling"), through the
+ *   search vocabulary (the search analyzer's synonyms: "foodbank" finds "food bank", "GP" finds
+ *   "general practice"), or with one typo (typoTolerance) on the unstemmed name fields and, at a
+ *   low weight, on descriptions.
+ * - The words together also go through the vocabulary (vocabularyQuery): rules of several words
+ *   ("can't pay rent", "somewhere to sleep") match only there. Either way satisfies the search.
  * - Name fields carry the highest boosts, so a name match ranks above a description match; the
  *   whole input as a phrase in a name adds more, so an exact name comes first.
  * - "Quoted phrases" must appear as phrases.
@@ -22,6 +27,7 @@
  * long needs a typo forgiven; it still matches exactly, stemmed, which costs a term look-up. (The
  * standard tokenizer cuts tokens at 255 characters, so exact terms stay bounded too.)
  */
+import { ENGLISH_STOP_WORDS, FILLER_WORDS } from './analysis.ts';
 import type { QueryDsl } from './search.query.ts';
 
 /** The API refuses longer text (a 400 naming `search`); the builders cut it, never fail. */
@@ -148,8 +154,10 @@ function vocabularyQuery(words: readonly string[], fields: TextFields): QueryDsl
   };
 }
 
+const EMPTY_WORDS: ReadonlySet<string> = new Set([...ENGLISH_STOP_WORDS, ...FILLER_WORDS]);
+
 function requiredWords(count: number): number | string {
-  return count <= 3 ? count : '75%';
+  return count <= 2 ? count : '75%';
 }
 
 /** The scored part of a search, or undefined when the input holds no word at all (match all). */
@@ -161,10 +169,14 @@ export function textQuery(input: string | undefined, fields: TextFields): QueryD
     multi_match: { query: phrase, fields: [...fields.phrase], type: 'phrase' },
   }));
   if (words.length > 0) {
+    // Words that analyse to nothing match everything: counted among the words required, they
+    // would let "I need somewhere to sleep tonight" match any service by its stop words alone.
+    const meaningful = words.filter((word) => !EMPTY_WORDS.has(word.toLowerCase()));
+    const counted = meaningful.length > 0 ? meaningful : words;
     const eachWord: QueryDsl = {
       bool: {
-        should: words.map((word) => wordQuery(word, fields)),
-        minimum_should_match: requiredWords(words.length),
+        should: counted.map((word) => wordQuery(word, fields)),
+        minimum_should_match: requiredWords(counted.length),
       },
     };
     must.push(
