@@ -11,6 +11,7 @@ import { ndjsonResponse, wholePageResponse } from '../ndjson.ts';
 import { jsonText, registerRecordEndpoint } from '../record-route.ts';
 import { serviceItemSchema, servicePageSchema } from '../response-schemas.ts';
 import type { RouteContext } from '../route-context.ts';
+import { searchExtensions } from '../search-extensions.ts';
 
 /** The UK profile's extra /services (and /service_at_locations) filters. */
 export const ukServiceParams = () => ({
@@ -31,6 +32,7 @@ export const serviceListShape = (ctx: RouteContext) => ({
   taxonomy_id: param.taxonomyId().optional(),
   organization_id: param.organizationId().optional(),
   modified_after: param.modifiedAfter().optional(),
+  facets: param.facets().optional(),
 });
 
 const servicesShape = (ctx: RouteContext) => ({
@@ -51,7 +53,7 @@ type ServicesParams = z.output<ReturnType<typeof servicesParams>>;
 
 /** Parameter names to builder fields; the UK ones are simply absent under plain HSDS. */
 export function toServiceFilters(
-  p: Omit<ServicesParams, 'minimal' | 'full' | 'page' | 'per_page' | 'format'>,
+  p: Omit<ServicesParams, 'minimal' | 'full' | 'page' | 'per_page' | 'format' | 'facets'>,
 ): ServiceFilters {
   return {
     search: p.search,
@@ -93,7 +95,12 @@ export function registerServiceRoutes(app: App, ctx: RouteContext) {
           ? ndjsonResponse(batches, dump, logger)
           : wholePageResponse(batches, dump, logger);
       }
-      return listResponse(c, buildServiceSearch(filters, p.full ? 'full' : 'list'), paging);
+      const shape = p.full ? 'full' : 'list';
+      const request = buildServiceSearch(filters, shape);
+      const extend = searchExtensions(c, request, p, (search) =>
+        buildServiceSearch({ ...filters, search }, shape),
+      );
+      return listResponse(c, request, paging, { extend });
     },
   });
 
