@@ -181,6 +181,16 @@ export const stemmedText = {
 } as const;
 
 export const keyword = { type: 'keyword' } as const;
+/**
+ * Completion inputs (GET /suggest): an in-memory automaton per shard, so a prefix answers in about
+ * a millisecond however many services there are. `simple`: lower case, split at non-letters.
+ */
+export const completion = {
+  type: 'completion',
+  analyzer: 'simple',
+  preserve_separators: true,
+  max_input_length: 60,
+} as const;
 export const date = { type: 'date', format: 'strict_date_optional_time||epoch_millis' } as const;
 /** The record as the API returns it: kept in _source, never indexed (the mapping stays small). */
 export const storedOnly = { type: 'object', enabled: false } as const;

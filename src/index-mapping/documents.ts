@@ -24,9 +24,13 @@ type ServiceSearchFields = {
   schedules: { byday: string[]; opens_at?: string; closes_at?: string }[];
 };
 
+/** Completion inputs (GET /suggest). */
+export type SuggestField = { input: string[] };
+
 /** `record`: the fully nested service, exactly as GET /services/{id} returns it. */
 export type ServiceDocument = ServiceSearchFields & {
   id: string;
+  suggest?: SuggestField;
   location_points: GeoPoint[];
   record: Record<string, unknown>;
 };
@@ -55,6 +59,7 @@ export type OrganizationDocument = {
   taxonomy_term_ids: string[];
   taxonomy_ids: string[];
   last_modified?: string;
+  suggest?: SuggestField;
   record: Record<string, unknown>;
 };
 
@@ -73,6 +78,7 @@ export type TaxonomyTermDocument = {
   code?: string;
   taxonomy_id?: string;
   parent_id?: string;
+  suggest?: SuggestField;
   record: Record<string, unknown>;
 };
 

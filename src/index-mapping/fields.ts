@@ -27,6 +27,8 @@ export const F = {
   taxonomyTermIds: 'taxonomy_term_ids',
   parentId: 'parent_id',
   code: 'code',
+  /** Completion inputs for GET /suggest: the name, and the name from each later word on. */
+  suggest: 'suggest',
   status: 'status',
   lastModified: 'last_modified',
   minimumAge: 'minimum_age',

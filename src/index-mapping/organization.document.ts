@@ -7,6 +7,7 @@ import type { OrganizationNested } from '../hsds/index.ts';
 import type { OrganizationDocument } from './documents.ts';
 import { toSearchText } from './search-text.ts';
 import { toTermRefs } from './service.document.ts';
+import { toSuggestField } from './suggest.query.ts';
 
 /** What an organization's services contribute: their ids and taxonomy links. */
 export type OrganizationServiceSummary = {
@@ -15,6 +16,11 @@ export type OrganizationServiceSummary = {
   taxonomy_ids: readonly string[];
   /** The newest last_modified of its services. */
   last_modified?: string | undefined;
+};
+
+const suggestOf = (name: string | undefined) => {
+  const suggest = toSuggestField(name);
+  return suggest ? { suggest } : {};
 };
 
 const union = (...lists: (readonly string[])[]) => [...new Set(lists.flat())];
@@ -39,6 +45,7 @@ export function toOrganizationDocument(
     taxonomy_term_ids: union(own.ids, services.taxonomy_term_ids),
     taxonomy_ids: union(own.taxonomyIds, services.taxonomy_ids),
     ...(services.last_modified ? { last_modified: services.last_modified } : {}),
+    ...suggestOf(organization.name),
     record,
   };
 }

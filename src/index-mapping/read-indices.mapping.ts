@@ -2,7 +2,7 @@
  * Hand-written mappings of the read indices (STYLE.md 7). `dynamic: strict` makes a document
  * builder that emits an unmapped field fail loudly at index time rather than grow the mapping.
  */
-import { date, keyword, searchableText, stemmedText, storedOnly } from './analysis.ts';
+import { completion, date, keyword, searchableText, stemmedText, storedOnly } from './analysis.ts';
 import { F } from './fields.ts';
 
 export const READ_INDICES = [
@@ -45,6 +45,7 @@ export const readIndexMappings = {
     properties: {
       [F.id]: keyword,
       ...serviceSearchFields,
+      [F.suggest]: completion,
       [F.locationPoints]: { type: 'geo_point' },
       [F.record]: storedOnly,
     },
@@ -70,6 +71,7 @@ export const readIndexMappings = {
       [F.name]: searchableText,
       [F.alternateName]: text,
       [F.description]: text,
+      [F.suggest]: completion,
       [F.serviceIds]: keyword,
       [F.taxonomyTermIds]: keyword,
       [F.taxonomyIds]: keyword,
@@ -93,6 +95,7 @@ export const readIndexMappings = {
       [F.name]: searchableText,
       [F.description]: text,
       [F.code]: keyword,
+      [F.suggest]: completion,
       [F.taxonomyId]: keyword,
       // Absent for top-level terms: `top_only` is "no parent_id".
       [F.parentId]: keyword,

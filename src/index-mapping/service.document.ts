@@ -11,6 +11,7 @@ import type {
 } from '../hsds/index.ts';
 import type { GeoPoint, ServiceDocument } from './documents.ts';
 import { toSearchText } from './search-text.ts';
+import { toSuggestField } from './suggest.query.ts';
 
 type ServiceSearchFields = Omit<ServiceDocument, 'id' | 'location_points' | 'record'>;
 
@@ -133,9 +134,11 @@ export function toServiceDocument(service: ServiceFull): ServiceDocument {
     const point = toGeoPoint(location);
     if (point) points.set(`${point.lat},${point.lon}`, point);
   }
+  const suggest = toSuggestField(service.name);
   return {
     id: service.id,
     ...toServiceSearchFields(service, { schedules }),
+    ...(suggest ? { suggest } : {}),
     location_points: [...points.values()],
     record: service as Record<string, unknown>,
   };

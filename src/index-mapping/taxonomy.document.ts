@@ -5,6 +5,7 @@
 import type { TaxonomyFull, TaxonomyTermFull } from '../hsds/index.ts';
 import type { TaxonomyDocument, TaxonomyTermDocument } from './documents.ts';
 import { toSearchText } from './search-text.ts';
+import { toSuggestField } from './suggest.query.ts';
 
 export function toTaxonomyDocument(taxonomy: TaxonomyFull): TaxonomyDocument {
   return {
@@ -22,6 +23,7 @@ export function toTaxonomyTermDocument(
 ): TaxonomyTermDocument {
   const detail = taxonomy ?? term.taxonomy_detail;
   const taxonomyId = term.taxonomy_id ?? detail?.id;
+  const suggest = toSuggestField(term.name);
   return {
     id: term.id,
     name: toSearchText(term.name),
@@ -29,6 +31,7 @@ export function toTaxonomyTermDocument(
     ...(term.code ? { code: term.code } : {}),
     ...(taxonomyId ? { taxonomy_id: taxonomyId } : {}),
     ...(term.parent_id ? { parent_id: term.parent_id } : {}),
+    ...(suggest ? { suggest } : {}),
     record: { ...term, ...(detail ? { taxonomy_detail: detail } : {}) },
   };
 }
