@@ -20,24 +20,35 @@ export class VocabularyError extends Error {
   }
 }
 
-// What the engine's Solr parser would read as syntax rather than words.
-const CONTROL = /[\u0000-\u001f\u007f]/;
+// Control characters (tabs aside, which are spaces here): nothing a rule is written with.
+const CONTROL = /\p{Cc}/u;
+
+const sidesOf = (rule: string) => rule.split('=>').map((side) => side.split(',').map((term) => term.trim()));
+
+function ruleProblem(rule: string): string | undefined {
+  if (CONTROL.test(rule)) return 'control character';
+  const sides = sidesOf(rule);
+  if (sides.length > 2) return 'more than one "=>"';
+  if (sides.some((side) => side.some((term) => term === ''))) return 'an empty term';
+  if (sides.length === 1 && (sides[0]?.length ?? 0) < 2) return 'one term alone says nothing';
+  return undefined;
+}
+
+const normalised = (rule: string) =>
+  sidesOf(rule)
+    .map((side) => side.join(', '))
+    .join(' => ');
 
 /** The rules of one file's text; a malformed rule is a VocabularyError naming its line. */
 export function parseVocabulary(text: string, source = 'vocabulary'): string[] {
   const rules: string[] = [];
   const problems: VocabularyProblem[] = [];
   text.split(/\r?\n/).forEach((raw, i) => {
-    const rule = raw.trim();
+    const rule = raw.replaceAll('\t', ' ').trim();
     if (rule === '' || rule.startsWith('#')) return;
-    const problem = (reason: string) => problems.push({ line: i + 1, text: rule, reason });
-    if (CONTROL.test(rule)) return problem('control character');
-    const sides = rule.split('=>');
-    if (sides.length > 2) return problem('more than one "=>"');
-    const terms = sides.map((side) => side.split(',').map((term) => term.trim()));
-    if (terms.some((side) => side.some((term) => term === ''))) return problem('an empty term');
-    if (sides.length === 1 && (terms[0]?.length ?? 0) < 2) return problem('one term alone says nothing');
-    rules.push(terms.map((side) => side.join(', ')).join(' => '));
+    const reason = ruleProblem(rule);
+    if (reason) problems.push({ line: i + 1, text: rule, reason });
+    else rules.push(normalised(rule));
   });
   if (problems.length > 0) throw new VocabularyError(source, problems);
   return rules;

@@ -123,12 +123,12 @@ describe('textQuery', () => {
     `);
   });
 
-  it('requires 75% of the words beyond three, or the words together through the vocabulary', () => {
+  it('requires 75% of the words beyond two, or the words together through the vocabulary', () => {
     type Bool = { bool: { minimum_should_match: unknown; should: unknown[] } };
     const query = textQuery('food bank harbour street aberdeen', SERVICE_TEXT_FIELDS) as {
       bool: { must: Bool[] };
     };
-    const [eachWord, together] = query.bool.must[0]?.bool.should as [Bool, unknown];
+    const [eachWord, together] = (query.bool.must[0] as Bool).bool.should as [Bool, unknown];
     expect(eachWord.bool.minimum_should_match).toBe('75%');
     expect(eachWord.bool.should).toHaveLength(5);
     expect(together).toEqual({
