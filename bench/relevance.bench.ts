@@ -18,8 +18,10 @@ import pino from 'pino';
 import { createApp } from '../src/api/app.ts';
 import { createGeocoder } from '../src/api/geocoding.ts';
 import { loadConfig } from '../src/config.ts';
+import { createEngine } from '../src/engine/index.ts';
+import { loadVocabulary } from '../src/engine/vocabulary.ts';
 import { writeReadIndices } from '../src/ingest/read-indices.writer.ts';
-import { createBenchEngine, dropIndices, openBenchEngine } from './lib/bench-engine.ts';
+import { benchEngineSettings, dropIndices, openBenchEngine } from './lib/bench-engine.ts';
 import { formatTable, writeResults } from './lib/results.ts';
 import { CORPUS_SERVICES } from './relevance/corpus.ts';
 import { JUDGMENTS, QUERY_CLASSES } from './relevance/judgments.ts';
@@ -42,18 +44,26 @@ async function main(): Promise<void> {
   checkJudgments();
   const served = await openBenchEngine(log);
   const prefix = `bench-relevance-${randomBytes(3).toString('hex')}`;
-  const engine = createBenchEngine(served.url, prefix);
+  const config = loadConfig({
+    ...process.env,
+    LOG_LEVEL: 'silent',
+    OPENSEARCH_URL: served.url,
+    INDEX_PREFIX: prefix,
+  });
+  // The vocabulary the configuration asks for (SYNONYMS_FILE, SEARCH_VOCABULARY=none), as a server's.
+  const synonyms = loadVocabulary({
+    shipped: config.SEARCH_VOCABULARY === 'shipped',
+    file: config.SYNONYMS_FILE,
+  });
+  const engine = createEngine(
+    { ...benchEngineSettings(served.url, prefix), synonyms },
+    pino({ level: 'warn' }),
+  );
   try {
     await writeReadIndices(engine, {
       services: corpusServices(),
       taxonomies: [CORPUS_TAXONOMY],
       taxonomyTerms: corpusTerms(),
-    });
-    const config = loadConfig({
-      ...process.env,
-      LOG_LEVEL: 'silent',
-      OPENSEARCH_URL: served.url,
-      INDEX_PREFIX: prefix,
     });
     const logger = pino({ level: 'silent' });
     const app = createApp({
