@@ -4,11 +4,13 @@
  * - `facets` (asked for with `facets=taxonomy_term,organization,...`): counts of the matches per
  *   value, for the current search and filters, counted beside the page search (not after it);
  * - `did_you_mean` (a search that found nothing): the search with its unknown words corrected,
- *   offered only when the corrected search finds something.
+ *   offered only when the corrected search finds something; never sought for text beyond the
+ *   bounds of didYouMeanText (a 500-letter word would cost the engine a second per request).
  */
 import type { Context } from 'hono';
 import { didYouMean, searchFacets } from '../engine/facets.ts';
 import { searchPage } from '../engine/search.ts';
+import { didYouMeanText } from '../index-mapping/did-you-mean.query.ts';
 import type { FacetName } from '../index-mapping/facets.query.ts';
 import type { SearchRequest } from '../index-mapping/search.query.ts';
 import { parseSearch } from '../index-mapping/text.query.ts';
@@ -31,7 +33,7 @@ export function searchExtensions(
     const extensions: Record<string, unknown> = {};
     if (facets) extensions.facets = await facets;
     if (total === 0 && search !== undefined) {
-      const text = parseSearch(search).text;
+      const text = didYouMeanText(parseSearch(search).text);
       const corrected = text ? await didYouMean(engine, request.index, text) : undefined;
       if (corrected) {
         const found = await searchPage(engine, rebuild(corrected), { from: 0, size: 0 });

@@ -5,6 +5,23 @@
  */
 import { F } from './fields.ts';
 import type { QueryDsl } from './search.query.ts';
+import { MAX_FUZZY_WORD_CHARS } from './text.query.ts';
+
+/**
+ * Cost bounds: a suggester builds a Levenshtein automaton (two edits) per word and walks the terms
+ * dictionary with it, as a fuzzy query does, so the same limits apply: words of 3 to
+ * MAX_FUZZY_WORD_CHARS letters only, and no suggestion at all for text of more than
+ * MAX_SUGGESTED_WORDS words (a pasted sentence that found nothing gains little from one).
+ */
+export const MAX_SUGGESTED_WORDS = 6;
+
+/** The text to correct, or undefined when it is beyond the bounds above. */
+export function didYouMeanText(text: string): string | undefined {
+  const words = text.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0 || words.length > MAX_SUGGESTED_WORDS) return undefined;
+  if (words.some((word) => [...word].length > MAX_FUZZY_WORD_CHARS)) return undefined;
+  return words.join(' ');
+}
 
 const SUGGEST_FIELDS = [F.nameExact, F.organizationNameExact, F.taxonomyTermNamesExact] as const;
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { didYouMeanText } from '../../../src/index-mapping/did-you-mean.query.ts';
 import {
   buildCompletionSuggest,
   toPostcodePrefix,
@@ -42,5 +43,14 @@ describe('buildCompletionSuggest', () => {
     expect(buildCompletionSuggest('food', 5)).toMatchObject({
       names: { prefix: 'food', completion: { fuzzy: { fuzziness: 1 }, skip_duplicates: true, size: 5 } },
     });
+  });
+});
+
+describe('didYouMeanText', () => {
+  it('bounds what a suggester is asked to correct, as typo forgiveness is bounded', () => {
+    expect(didYouMeanText('Hawsing  Options')).toBe('hawsing options');
+    expect(didYouMeanText('x'.repeat(25))).toBeUndefined();
+    expect(didYouMeanText(Array.from({ length: 7 }, () => 'word').join(' '))).toBeUndefined();
+    expect(didYouMeanText('')).toBeUndefined();
   });
 });
