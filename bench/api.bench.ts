@@ -27,6 +27,7 @@ import { pageWindow, partitionStream, streamOrder } from '../src/index-mapping/s
 import { buildServiceSearch } from '../src/index-mapping/service-search.query.ts';
 import { writeReadIndices } from '../src/ingest/read-indices.writer.ts';
 import { generateDataset } from '../src/ingest/synthetic/generate.ts';
+import { benchSearchExtensions } from './lib/search-extensions.bench.ts';
 
 const SERVICES = Number(process.env.BENCH_SERVICES ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
@@ -266,6 +267,20 @@ function engineSearch(
   };
 }
 
+/** Search with the vocabulary against without it (at most 1.15x), and /suggest's median (< 20 ms). */
+function vocabularyVerdicts(rows: Row[]) {
+  const find = (scenario: string) => rows.find((r) => r.scenario === scenario)!;
+  const without = find('/services?search= without vocabulary');
+  const withIt = find('/services?search= with vocabulary');
+  return {
+    'search median with/without vocabulary (<= 1.15)': round2(
+      withIt.medianMs / Math.max(without.medianMs, 0.001),
+    ),
+    'search rps without/with vocabulary (<= 1.15)': round2(without.rps / Math.max(withIt.rps, 1)),
+    '/suggest median < 20 ms (ms)': find('/suggest?q=').medianMs,
+  };
+}
+
 /** Reads a whole NDJSON response, counting lines, with the API's RSS sampled meanwhile. */
 async function dump(url: string): Promise<{ lines: number; seconds: number }> {
   const started = performance.now();
@@ -434,6 +449,22 @@ async function main() {
       );
     }
 
+    const extensions = await benchSearchExtensions({
+      engine,
+      apiUrl,
+      searches: samples.searches,
+      seconds: SECONDS,
+      rounds: ROUNDS,
+      run: run as never,
+      combine,
+      log,
+    });
+    rows.push(
+      row('/services?search= without vocabulary', 'api', extensions.withoutVocabulary),
+      row('/services?search= with vocabulary', 'api', extensions.withVocabulary),
+      row('/suggest?q=', 'api', extensions.suggest),
+    );
+
     rss.takeWindowPeak();
     const apiDump = await dump(`${apiUrl}/services?format=ndjson`);
     const apiDumpRss = rss.takeWindowPeak();
@@ -479,6 +510,7 @@ async function main() {
       'search median within 1.3x of the engine': ratio('/services?search='),
       'lookup median within 1.3x of the engine': ratio('/services/{id}'),
       'page median ratio (no target)': ratio('/services?taxonomy_id=&page=k'),
+      ...vocabularyVerdicts(rows),
       '/services/{id} >= 1,500 rps': byId.rps,
       'ndjson dump >= 10,000 services/s': dumps[0]!.perSecond,
       'API peak RSS < 300 MB (MB)': Math.round(rss.peak()),

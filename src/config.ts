@@ -173,6 +173,13 @@ export const configSchema = z.object({
     )
     .describe('Base map tiles of the /explore page; none: points and shapes on a plain background.'),
   EXPLORE_TILE_ATTRIBUTION: z.string().default('© OpenStreetMap contributors'),
+  SYNONYMS_FILE: optionalString.describe(
+    "An operator's search vocabulary (synonym rules, Solr format), added to the shipped one.",
+  ),
+  SEARCH_VOCABULARY: z
+    .enum(['shipped', 'none'])
+    .default('shipped')
+    .describe('`none`: search with the SYNONYMS_FILE rules only, without the shipped vocabulary.'),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -21,6 +21,7 @@ import { registerOrganizationRoutes } from './routes/organizations.routes.ts';
 import { registerRootRoutes } from './routes/root.routes.ts';
 import { registerServiceAtLocationRoutes } from './routes/service-at-locations.routes.ts';
 import { registerServiceRoutes } from './routes/services.routes.ts';
+import { registerSuggestRoutes } from './routes/suggest.routes.ts';
 import { registerTaxonomyRoutes } from './routes/taxonomies.routes.ts';
 
 export type AppEnv = { Variables: { deps: AppDeps; dumps: Dumps } };
@@ -85,6 +86,7 @@ export function createApp(deps: AppDeps): App {
   registerServiceAtLocationRoutes(app, routes);
   registerOrganizationRoutes(app, routes);
   registerTaxonomyRoutes(app, routes);
+  registerSuggestRoutes(app);
   if (deps.config.ADMIN_TOKEN) registerAdminRoutes(app);
   registerOpenApi(app, deps.config);
   registerExplore(app, deps.config);

@@ -9,6 +9,7 @@
  * hosts), and refusing them would break those clients.
  */
 import { z } from '@hono/zod-openapi';
+import { FACET_NAMES, FACET_SIZE, type FacetName } from '../index-mapping/facets.query.ts';
 import type { SearchRequest } from '../index-mapping/search.query.ts';
 import { MAX_FUZZY_WORD_CHARS, MAX_SEARCH_CHARS, MAX_SEARCH_WORDS } from '../index-mapping/text.query.ts';
 import { includeDeleted } from '../index-mapping/tombstone.document.ts';
@@ -94,6 +95,8 @@ export const dateTimeParam = (description: string) =>
     .transform((value) => new Date(value.trim()).toISOString())
     .openapi({ type: 'string', format: 'date-time', description, example: '2024-01-31T09:00:00Z' });
 
+const facetsError = `must be a comma-separated list of ${FACET_NAMES.join(', ')}`;
+
 const stringParam = (description: string, max?: number) =>
   (max === undefined
     ? z.string({ error: 'must be a string' })
@@ -115,7 +118,7 @@ const blankIsAbsent =
 const builders = {
   search: () =>
     stringParam(
-      `Full text search. Words match names (service, organization, taxonomy terms) and descriptions, with English stemming and one typo forgiven in names for words of five to ${MAX_FUZZY_WORD_CHARS} characters; "quoted phrases" must match as phrases. Any text up to ${MAX_SEARCH_CHARS} characters is accepted (longer is a 400); words beyond the first ${MAX_SEARCH_WORDS} are ignored.`,
+      `Full text search. Words match names (service, organization, taxonomy terms) and descriptions (the service's and its taxonomy terms'), with English stemming, a search vocabulary (synonyms, everyday needs such as "somewhere to sleep", UK and US spellings, compounds such as foodbank, abbreviations such as GP or DV) and one typo forgiven in words of three to ${MAX_FUZZY_WORD_CHARS} characters (below five, the first letter must be right); "quoted phrases" must match as phrases. Any text up to ${MAX_SEARCH_CHARS} characters is accepted (longer is a 400); words beyond the first ${MAX_SEARCH_WORDS} are ignored.`,
       MAX_SEARCH_CHARS,
     ),
   page: () =>
@@ -140,6 +143,29 @@ const builders = {
       description:
         'Return results in the specified format. Default is `json` (a page). `ndjson` streams every matching result, one JSON object a line, without pagination (`page` and `per_page` are ignored), as `application/x-ndjson`.',
     }),
+  facets: () =>
+    z
+      .preprocess(
+        (value) =>
+          typeof value === 'string'
+            ? value
+                .split(',')
+                .map((name) => name.trim().toLowerCase())
+                .filter(Boolean)
+            : value,
+        z
+          .array(z.string(), { error: facetsError })
+          .refine((names) => names.every((name) => (FACET_NAMES as readonly string[]).includes(name)), {
+            error: facetsError,
+          })
+          .transform((names) => [...new Set(names)] as FacetName[]),
+      )
+      .openapi({
+        type: 'string',
+        pattern: `^\\s*(${FACET_NAMES.join('|')})(\\s*,\\s*(${FACET_NAMES.join('|')}))*\\s*$`,
+        example: 'taxonomy_term,organization',
+        description: `An extension of this API: counts of the matches (for the current search and filters) per ${FACET_NAMES.join(', ')}, in the page's \`facets\` field, e.g. \`{"taxonomy_term": [{"id": "...", "name": "Food", "count": 12}]}\`: the ${FACET_SIZE} most frequent values of each, most frequent first. Absent unless asked for; not in \`format=ndjson\` streams.`,
+      }),
   taxonomyTermId: () => idParam('Search for records with particular taxonomy_term.'),
   taxonomyId: () => idParam('Search for records which contain any term with this taxonomy.'),
   organizationId: () => idParam('Search for services that this organization provides.'),

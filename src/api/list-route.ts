@@ -18,7 +18,7 @@ import type { App, AppEnv } from './app.ts';
 import { openDump } from './dumps.ts';
 import type { Paging } from './list-params.ts';
 import { asTexts, NDJSON_CONTENT_TYPE, ndjsonResponse } from './ndjson.ts';
-import { pageText, toPage } from './paging.ts';
+import { type PageExtensions, pageText, toPage } from './paging.ts';
 import { bodyErrorResponses, errorResponses, tooManyDumpsResponse } from './problem.ts';
 import { type RouteContext, requirementTag } from './route-context.ts';
 
@@ -124,12 +124,15 @@ async function* enriched(
 const FULL_BATCH = 100;
 const LIST_BATCH = 500;
 
+/** Extension fields for a JSON page, given its total (facets, did you mean: search-extensions.ts). */
+export type Extend = (total: number) => Promise<PageExtensions>;
+
 /** A page of a search as JSON, or every match as NDJSON. */
 export async function listResponse(
   c: Context<AppEnv>,
   request: SearchRequest,
   paging: Paging,
-  options: { enrich?: Enrich; batchSize?: number } = {},
+  options: { enrich?: Enrich; batchSize?: number; extend?: Extend | undefined } = {},
 ): Promise<Response> {
   const { engine, logger } = c.get('deps');
   if (paging.format === 'ndjson') {
@@ -150,11 +153,13 @@ export async function listResponse(
   const window = pageWindow(paging.page, paging.perPage);
   if (!options.enrich) {
     const { total, texts } = await searchPageTexts(engine, request, window);
-    return c.body(pageText(texts, total, paging.page, paging.perPage), 200, {
+    const extensions = options.extend ? await options.extend(total) : {};
+    return c.body(pageText(texts, total, paging.page, paging.perPage, extensions), 200, {
       'content-type': 'application/json',
     });
   }
   const result = await searchPage(engine, request, window);
   const records = options.enrich ? await options.enrich(result.records) : result.records;
-  return c.json(toPage(records, result.total, paging.page, paging.perPage), 200);
+  const extensions = options.extend ? await options.extend(result.total) : {};
+  return c.json(toPage(records, result.total, paging.page, paging.perPage, extensions), 200);
 }

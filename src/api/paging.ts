@@ -15,7 +15,16 @@ export type PageEnvelope<T> = {
   contents: T[];
 };
 
-export function toPage<T>(contents: T[], totalItems: number, page: number, perPage: number): PageEnvelope<T> {
+/** Extension fields a list adds to its page when asked (`facets`, `did_you_mean`), before `contents`. */
+export type PageExtensions = Record<string, unknown>;
+
+export function toPage<T>(
+  contents: T[],
+  totalItems: number,
+  page: number,
+  perPage: number,
+  extensions: PageExtensions = {},
+): PageEnvelope<T> {
   const totalPages = Math.ceil(totalItems / perPage);
   return {
     total_items: totalItems,
@@ -25,12 +34,19 @@ export function toPage<T>(contents: T[], totalItems: number, page: number, perPa
     first_page: page === 1,
     last_page: page >= totalPages,
     empty: contents.length === 0,
+    ...extensions,
     contents,
   };
 }
 
 /** The same page as JSON text, around items that are JSON texts already (records as stored). */
-export function pageText(items: string[], totalItems: number, page: number, perPage: number): string {
-  const { contents: _, ...envelope } = toPage(items, totalItems, page, perPage);
+export function pageText(
+  items: string[],
+  totalItems: number,
+  page: number,
+  perPage: number,
+  extensions: PageExtensions = {},
+): string {
+  const { contents: _, ...envelope } = toPage(items, totalItems, page, perPage, extensions);
   return `${JSON.stringify(envelope).slice(0, -1)},"contents":[${items.join(',')}]}`;
 }

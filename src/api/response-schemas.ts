@@ -48,7 +48,37 @@ export const serviceItemSchema = z
       'A service: direct fields with its organization and program; fully nested with `full=true`; id and last_modified with `minimal=true`; a tombstone for a deleted service with `include_deleted=true`.',
   });
 
-export const servicePageSchema = pageSchema(serviceItemSchema).openapi('service_page');
+/** Extension fields of the services and service-at-locations pages (src/api/search-extensions.ts). */
+const searchPageExtensions = {
+  facets: z
+    .record(
+      z.string(),
+      z.array(
+        z.object({
+          id: z.string().openapi({ description: 'The value: a taxonomy term, taxonomy or organization id.' }),
+          name: z
+            .string()
+            .optional()
+            .openapi({ description: 'Its name, when the directory holds the record.' }),
+          count: z.number().int().openapi({ description: 'Matches with this value.' }),
+        }),
+      ),
+    )
+    .optional()
+    .openapi({
+      description:
+        'An extension of this API, present only with the `facets` parameter: for each facet asked for, the counts of the matches per value, most frequent first.',
+    }),
+  did_you_mean: z.string().optional().openapi({
+    description:
+      'An extension of this API, present only when a `search` found nothing: the search with its words corrected to words that names in the directory hold, offered only when it finds something.',
+    example: 'debt advice',
+  }),
+};
+
+export const servicePageSchema = pageSchema(serviceItemSchema)
+  .extend(searchPageExtensions)
+  .openapi('service_page');
 
 export const serviceAtLocationItemSchema = z
   .union([serviceAtLocationListItemSchema, serviceAtLocationFullSchema])
@@ -57,8 +87,9 @@ export const serviceAtLocationItemSchema = z
       'A service-at-location: direct fields, its location and its service (direct fields with organization and program); fully nested with `full=true`.',
   });
 
-export const serviceAtLocationPageSchema =
-  pageSchema(serviceAtLocationItemSchema).openapi('service_at_location_page');
+export const serviceAtLocationPageSchema = pageSchema(serviceAtLocationItemSchema)
+  .extend(searchPageExtensions)
+  .openapi('service_at_location_page');
 
 export const organizationItemSchema = z
   .union([organizationListItemSchema, organizationFullSchema, tombstoneSchema])

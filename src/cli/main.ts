@@ -15,6 +15,8 @@ commands:
                                          (--rollback: point the aliases back at the previous version)
   generate --services N --seed S --out DIR   write a synthetic HSDS dataset
   postcodes import <csv> [--include-terminated]   load ONSPD / NSPL / Code-Point Open postcodes
+  synonyms reload|check                  put the search vocabulary (shipped + SYNONYMS_FILE) into the
+                                         served indices without a reindex; or just parse it
 `;
 
 const [command, ...rest] = process.argv.slice(2);
@@ -40,6 +42,7 @@ async function main(): Promise<number> {
         reindex: () => import('./reindex.command.ts'),
         generate: () => import('./generate.command.ts'),
         postcodes: () => import('./postcodes.command.ts'),
+        synonyms: () => import('./synonyms.command.ts'),
       };
       const load = commands[command];
       if (!load) {

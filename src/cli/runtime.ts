@@ -7,6 +7,7 @@ import pino, { type Logger } from 'pino';
 import { startEngine } from '../../engine/local-engine.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { createEngine, type Engine } from '../engine/index.ts';
+import { loadVocabulary } from '../engine/vocabulary.ts';
 
 export function loadConfigOrExit(): Config {
   try {
@@ -17,6 +18,16 @@ export function loadConfigOrExit(): Config {
       process.exit(1);
     }
     throw error;
+  }
+}
+
+/** The search vocabulary the configuration asks for; a missing or malformed file stops the process. */
+export function configuredVocabulary(config: Config): string[] {
+  try {
+    return loadVocabulary({ shipped: config.SEARCH_VOCABULARY === 'shipped', file: config.SYNONYMS_FILE });
+  } catch (error) {
+    console.error(`SYNONYMS_FILE: ${error instanceof Error ? error.message : error}`);
+    process.exit(1);
   }
 }
 
@@ -69,6 +80,7 @@ export async function openRuntime(options: {
       shards: config.INDEX_SHARDS,
       replicas: config.INDEX_REPLICAS,
       tombstoneRetentionDays: config.TOMBSTONE_RETENTION_DAYS,
+      synonyms: configuredVocabulary(config),
     },
     logger,
   );

@@ -591,3 +591,23 @@ export async function markChangesDone(engine: Engine, entries: readonly ChangeEn
     );
   }
 }
+
+/**
+ * Takes a lease, waiting while another holder has it (up to `waitMs`): for work that must run
+ * after the holder's, not fail beside it (publishing, a vocabulary reload).
+ */
+export async function waitForLease(
+  engine: Engine,
+  name: string,
+  options: LeaseOptions & { waitMs?: number },
+): Promise<Lease> {
+  const until = Date.now() + (options.waitMs ?? 120_000);
+  for (;;) {
+    try {
+      return await acquireLease(engine, name, options);
+    } catch (error) {
+      if (!(error instanceof LeaseHeldError) || Date.now() > until) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 200));
+    }
+  }
+}

@@ -58,6 +58,8 @@ export type EngineSettings = {
   tombstoneRetentionDays?: number;
   /** Fail fast (the API server); without it calls wait out their timeout and retries (the CLI). */
   guard?: EngineGuardSettings;
+  /** The search vocabulary's rules for new read indices (src/engine/vocabulary.ts); unset: the shipped ones. */
+  synonyms?: readonly string[] | undefined;
 };
 
 export type AwsSigning = {

@@ -5,11 +5,12 @@
  * version is kept for rollback; older ones, and the leftovers of builds that failed or were
  * killed, are removed after a successful swap.
  */
-import { analysisSettings } from '../index-mapping/analysis.ts';
+import { readIndexAnalysisSettings } from '../index-mapping/analysis.ts';
 import { READ_INDICES, type ReadIndex, readIndexMappings } from '../index-mapping/read-indices.mapping.ts';
 import { type Engine, engineCall, maintenanceRequest } from './engine.ts';
 import { EngineNotFoundError, EngineRequestError } from './errors.ts';
 import { indexLayout } from './layout.ts';
+import { searchVocabulary } from './vocabulary.ts';
 
 export type ReadIndexBuild = {
   version: string;
@@ -49,7 +50,7 @@ export async function beginBuild(engine: Engine, version = newVersion()): Promis
               refresh_interval: '-1',
               // Durability comes from the swap, not the translog: a build that dies is thrown away.
               'translog.durability': 'async',
-              ...(analysisSettings as unknown as Record<string, unknown>),
+              ...(readIndexAnalysisSettings(searchVocabulary(engine)) as unknown as Record<string, unknown>),
             },
             mappings: readIndexMappings[kind],
           },

@@ -12,6 +12,7 @@ type ServiceSearchFields = {
   description?: string;
   organization_name?: string;
   taxonomy_term_names: string[];
+  taxonomy_term_descriptions?: string[];
   organization_id?: string;
   program_id?: string;
   taxonomy_term_ids: string[];
@@ -23,9 +24,13 @@ type ServiceSearchFields = {
   schedules: { byday: string[]; opens_at?: string; closes_at?: string }[];
 };
 
+/** Completion inputs (GET /suggest). */
+export type SuggestField = { input: string[] };
+
 /** `record`: the fully nested service, exactly as GET /services/{id} returns it. */
 export type ServiceDocument = ServiceSearchFields & {
   id: string;
+  suggest?: SuggestField;
   location_points: GeoPoint[];
   /** Every id the record nests or points at (nested-ids.ts). */
   nested_ids: string[];
@@ -57,6 +62,7 @@ export type OrganizationDocument = {
   taxonomy_ids: string[];
   last_modified?: string;
   nested_ids: string[];
+  suggest?: SuggestField;
   record: Record<string, unknown>;
 };
 
@@ -77,6 +83,7 @@ export type TaxonomyTermDocument = {
   taxonomy_id?: string;
   parent_id?: string;
   nested_ids: string[];
+  suggest?: SuggestField;
   record: Record<string, unknown>;
 };
 

@@ -15,6 +15,8 @@ export const F = {
   organizationNameExact: 'organization_name.exact',
   taxonomyTermNames: 'taxonomy_term_names',
   taxonomyTermNamesExact: 'taxonomy_term_names.exact',
+  /** What the service's taxonomy terms say they mean: searched like a description. */
+  taxonomyTermDescriptions: 'taxonomy_term_descriptions',
   organizationId: 'organization_id',
   programId: 'program_id',
   serviceId: 'service_id',
@@ -25,6 +27,8 @@ export const F = {
   taxonomyTermIds: 'taxonomy_term_ids',
   parentId: 'parent_id',
   code: 'code',
+  /** Completion inputs for GET /suggest: the name, and the name from each later word on. */
+  suggest: 'suggest',
   status: 'status',
   lastModified: 'last_modified',
   minimumAge: 'minimum_age',

@@ -8,6 +8,7 @@ import type { OrganizationDocument } from './documents.ts';
 import { nestedIdsOf } from './nested-ids.ts';
 import { toSearchText } from './search-text.ts';
 import { toTermRefs } from './service.document.ts';
+import { toSuggestField } from './suggest.query.ts';
 
 /** What an organization's services contribute: their ids and taxonomy links. */
 export type OrganizationServiceSummary = {
@@ -16,6 +17,11 @@ export type OrganizationServiceSummary = {
   taxonomy_ids: readonly string[];
   /** The newest last_modified of its services. */
   last_modified?: string | undefined;
+};
+
+const suggestOf = (name: string | undefined) => {
+  const suggest = toSuggestField(name);
+  return suggest ? { suggest } : {};
 };
 
 const union = (...lists: (readonly string[])[]) => [...new Set(lists.flat())];
@@ -41,6 +47,7 @@ export function toOrganizationDocument(
     taxonomy_ids: union(own.taxonomyIds, services.taxonomy_ids),
     ...(services.last_modified ? { last_modified: services.last_modified } : {}),
     nested_ids: nestedIdsOf(record),
+    ...suggestOf(organization.name),
     record,
   };
 }

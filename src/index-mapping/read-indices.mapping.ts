@@ -2,7 +2,7 @@
  * Hand-written mappings of the read indices (STYLE.md 7). `dynamic: strict` makes a document
  * builder that emits an unmapped field fail loudly at index time rather than grow the mapping.
  */
-import { date, keyword, searchableText, storedOnly } from './analysis.ts';
+import { completion, date, keyword, searchableText, stemmedText, storedOnly } from './analysis.ts';
 import { F } from './fields.ts';
 
 export const READ_INDICES = [
@@ -14,7 +14,7 @@ export const READ_INDICES = [
 ] as const;
 export type ReadIndex = (typeof READ_INDICES)[number];
 
-const text = { type: 'text', analyzer: 'hsds_english' } as const;
+const text = stemmedText;
 
 // Search fields shared by services and service_at_locations (both answer `search`).
 const serviceSearchFields = {
@@ -23,6 +23,7 @@ const serviceSearchFields = {
   [F.description]: text,
   [F.organizationName]: searchableText,
   [F.taxonomyTermNames]: searchableText,
+  [F.taxonomyTermDescriptions]: text,
   [F.organizationId]: keyword,
   [F.programId]: keyword,
   [F.taxonomyTermIds]: keyword,
@@ -44,6 +45,7 @@ export const readIndexMappings = {
     properties: {
       [F.id]: keyword,
       ...serviceSearchFields,
+      [F.suggest]: completion,
       [F.locationPoints]: { type: 'geo_point' },
       [F.nestedIds]: keyword,
       [F.record]: storedOnly,
@@ -70,6 +72,7 @@ export const readIndexMappings = {
       [F.name]: searchableText,
       [F.alternateName]: text,
       [F.description]: text,
+      [F.suggest]: completion,
       [F.serviceIds]: keyword,
       [F.taxonomyTermIds]: keyword,
       [F.taxonomyIds]: keyword,
@@ -95,6 +98,7 @@ export const readIndexMappings = {
       [F.name]: searchableText,
       [F.description]: text,
       [F.code]: keyword,
+      [F.suggest]: completion,
       [F.taxonomyId]: keyword,
       // Absent for top-level terms: `top_only` is "no parent_id".
       [F.parentId]: keyword,

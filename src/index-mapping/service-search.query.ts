@@ -25,8 +25,15 @@ export const SERVICE_TEXT_FIELDS: TextFields = {
     `${F.organizationName}^2`,
     `${F.taxonomyTermNames}^2`,
     F.description,
+    // Shared by every service filed under the term: a weak signal next to the service's own words.
+    `${F.taxonomyTermDescriptions}^0.3`,
   ],
-  fuzzy: [`${F.nameExact}^4`, `${F.organizationNameExact}^2`, `${F.taxonomyTermNamesExact}^2`],
+  fuzzy: [
+    `${F.nameExact}^4`,
+    `${F.organizationNameExact}^2`,
+    `${F.taxonomyTermNamesExact}^2`,
+    `${F.description}^0.5`,
+  ],
   phrase: [
     `${F.nameExact}^4`,
     `${F.alternateName}^2`,
@@ -34,7 +41,8 @@ export const SERVICE_TEXT_FIELDS: TextFields = {
     `${F.taxonomyTermNamesExact}^2`,
     F.description,
   ],
-  names: [`${F.nameExact}^4`, `${F.alternateName}^2`, `${F.organizationNameExact}^2`],
+  // The stemmed name through the vocabulary too: "food bank" puts "Torry Foodbank" first.
+  names: [`${F.nameExact}^4`, `${F.name}^4`, `${F.alternateName}^2`, `${F.organizationNameExact}^2`],
 };
 
 export type ServiceFilters = {

@@ -12,6 +12,7 @@ import type {
 import type { GeoPoint, ServiceDocument } from './documents.ts';
 import { nestedIdsOf } from './nested-ids.ts';
 import { toSearchText } from './search-text.ts';
+import { toSuggestField } from './suggest.query.ts';
 
 type ServiceSearchFields = Omit<ServiceDocument, 'id' | 'location_points' | 'nested_ids' | 'record'>;
 
@@ -59,12 +60,13 @@ export function toGeoPoint(
   return { lat, lon };
 }
 
-type TermRefs = { ids: string[]; names: string[]; taxonomyIds: string[] };
+type TermRefs = { ids: string[]; names: string[]; descriptions: string[]; taxonomyIds: string[] };
 
-/** The taxonomy terms a list of attributes links to: ids, names and taxonomy ids, deduplicated. */
+/** The taxonomy terms a list of attributes links to: ids, names, descriptions and taxonomy ids, deduplicated. */
 export function toTermRefs(...attributeLists: (readonly AttributeFull[] | undefined)[]): TermRefs {
   const ids = new Set<string>();
   const names = new Set<string>();
+  const descriptions = new Set<string>();
   const taxonomyIds = new Set<string>();
   for (const attributes of attributeLists) {
     for (const attribute of attributes ?? []) {
@@ -72,11 +74,13 @@ export function toTermRefs(...attributeLists: (readonly AttributeFull[] | undefi
       const id = attribute.taxonomy_term_id ?? term?.id;
       if (id) ids.add(id);
       if (term?.name) names.add(term.name);
+      // A term whose description only repeats its name (migrated records) adds nothing to search.
+      if (term?.description && term.description !== term.name) descriptions.add(term.description);
       const taxonomyId = term?.taxonomy_id ?? term?.taxonomy_detail?.id;
       if (taxonomyId) taxonomyIds.add(taxonomyId);
     }
   }
-  return { ids: [...ids], names: [...names], taxonomyIds: [...taxonomyIds] };
+  return { ids: [...ids], names: [...names], descriptions: [...descriptions], taxonomyIds: [...taxonomyIds] };
 }
 
 const omitUndefined = <T extends Record<string, unknown>>(object: T): T =>
@@ -94,6 +98,8 @@ export function toServiceSearchFields(
     description: toSearchText(service.description),
     organization_name: toSearchText(service.organization?.name),
     taxonomy_term_names: terms.names.map((name) => toSearchText(name)),
+    taxonomy_term_descriptions:
+      terms.descriptions.length > 0 ? terms.descriptions.map((text) => toSearchText(text)) : undefined,
     organization_id: service.organization_id ?? service.organization?.id,
     program_id: service.program_id ?? service.program?.id,
     taxonomy_term_ids: terms.ids,
@@ -129,9 +135,11 @@ export function toServiceDocument(service: ServiceFull): ServiceDocument {
     const point = toGeoPoint(location);
     if (point) points.set(`${point.lat},${point.lon}`, point);
   }
+  const suggest = toSuggestField(service.name);
   return {
     id: service.id,
     ...toServiceSearchFields(service, { schedules }),
+    ...(suggest ? { suggest } : {}),
     location_points: [...points.values()],
     nested_ids: nestedIdsOf(service),
     record: service as Record<string, unknown>,

@@ -6,6 +6,7 @@ import type { TaxonomyFull, TaxonomyTermFull } from '../hsds/index.ts';
 import type { TaxonomyDocument, TaxonomyTermDocument } from './documents.ts';
 import { nestedIdsOf } from './nested-ids.ts';
 import { toSearchText } from './search-text.ts';
+import { toSuggestField } from './suggest.query.ts';
 
 export function toTaxonomyDocument(taxonomy: TaxonomyFull): TaxonomyDocument {
   return {
@@ -25,6 +26,7 @@ export function toTaxonomyTermDocument(
   const detail = taxonomy ?? term.taxonomy_detail;
   const taxonomyId = term.taxonomy_id ?? detail?.id;
   const record = { ...term, ...(detail ? { taxonomy_detail: detail } : {}) };
+  const suggest = toSuggestField(term.name);
   return {
     id: term.id,
     name: toSearchText(term.name),
@@ -33,6 +35,7 @@ export function toTaxonomyTermDocument(
     ...(taxonomyId ? { taxonomy_id: taxonomyId } : {}),
     ...(term.parent_id ? { parent_id: term.parent_id } : {}),
     nested_ids: nestedIdsOf(record),
+    ...(suggest ? { suggest } : {}),
     record,
   };
 }

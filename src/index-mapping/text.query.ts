@@ -4,12 +4,17 @@
  * phrases, and each piece becomes a `match`-family query, which only analyses text.
  *
  * Ranking decisions:
- * - Every word must match somewhere (for up to three words; 75% of them beyond, so a pasted
- *   sentence still finds something), in any of the searchable fields: the words of "food bank
- *   aberdeen" may sit in the service name, its organization's name and a taxonomy term.
- * - A word matches on the stemmed fields (English: "counsellor" finds "counselling") or, on the
- *   unstemmed name fields only, with one typo for words of five letters or more (`AUTO:5,100`).
- *   Fuzzing descriptions or stems brings odd hits, so typos are forgiven in names only.
+ * - Every word must match somewhere (for up to two words; 75% of them beyond, so a pasted
+ *   sentence still finds something and "english classes for adults" finds ESOL classes with no
+ *   "adults" in them), in any of the searchable fields: the words of "food bank aberdeen" may sit
+ *   in the service name, its organization's name and a taxonomy term. Stop words and filler
+ *   words are not counted (judged set, multi_word and lay_need classes).
+ * - A word matches on the stemmed fields (English: "counsellor" finds "counselling"), through the
+ *   search vocabulary (the search analyzer's synonyms: "foodbank" finds "food bank", "GP" finds
+ *   "general practice"), or with one typo (typoTolerance) on the unstemmed name fields and, at a
+ *   low weight, on descriptions.
+ * - The words together also go through the vocabulary (vocabularyQuery): rules of several words
+ *   ("can't pay rent", "somewhere to sleep") match only there. Either way satisfies the search.
  * - Name fields carry the highest boosts, so a name match ranks above a description match; the
  *   whole input as a phrase in a name adds more, so an exact name comes first.
  * - "Quoted phrases" must appear as phrases.
@@ -22,6 +27,7 @@
  * long needs a typo forgiven; it still matches exactly, stemmed, which costs a term look-up. (The
  * standard tokenizer cuts tokens at 255 characters, so exact terms stay bounded too.)
  */
+import { ENGLISH_STOP_WORDS, FILLER_WORDS } from './analysis.ts';
 import type { QueryDsl } from './search.query.ts';
 
 /** The API refuses longer text (a 400 naming `search`); the builders cut it, never fail. */
@@ -30,8 +36,19 @@ export const MAX_SEARCH_CHARS = 500;
 export const MAX_SEARCH_WORDS = 16;
 export const MAX_SEARCH_PHRASES = 4;
 
-/** One edit for words of five letters or more, none below (Lucene's AUTO:low,high). */
-export const TYPO_FUZZINESS = 'AUTO:5,100';
+/**
+ * How many typos a word may carry, decided on the judged set (bench/relevance, class typo_short):
+ * one edit from four letters ("dept" finds "debt", "rnet" finds "rent": a swap of two letters is
+ * one edit), but in a four-letter word the first letter must be right, so "food" never becomes
+ * "good" or "hood" and "debd" still finds "debt". Three letters and fewer match exactly: "fod",
+ * "vet" or "gp" have too many neighbours one edit away.
+ */
+export function typoTolerance(word: string): { fuzziness: number; prefix_length: number } | undefined {
+  const letters = [...word].length;
+  if (letters < 3 || letters > MAX_FUZZY_WORD_CHARS) return undefined;
+  return { fuzziness: 1, prefix_length: letters <= 4 ? 1 : 0 };
+}
+
 /** Longer words match exactly only (see above); "internationalisation" has 20 letters. */
 export const MAX_FUZZY_WORD_CHARS = 24;
 
@@ -94,31 +111,53 @@ function wordQuery(word: string, fields: TextFields): QueryDsl {
             zero_terms_query: 'all',
           },
         },
-        ...(word.length > MAX_FUZZY_WORD_CHARS ? [] : [fuzzyWordQuery(word, fields)]),
+        ...fuzzyWordQuery(word, fields),
         ...(fields.keywords ?? []).map((field) => ({ term: { [field]: { value: word } } })),
       ],
     },
   };
 }
 
-function fuzzyWordQuery(word: string, fields: TextFields): QueryDsl {
+function fuzzyWordQuery(word: string, fields: TextFields): QueryDsl[] {
+  const typos = typoTolerance(word);
+  if (!typos) return [];
+  return [
+    {
+      multi_match: {
+        query: word,
+        fields: [...fields.fuzzy],
+        type: 'best_fields',
+        operator: 'and',
+        ...typos,
+        max_expansions: 50,
+        // Below an exact hit on the same field: a typo is a weaker signal than the word itself.
+        boost: 0.6,
+      },
+    },
+  ];
+}
+
+/**
+ * The words together, through the search vocabulary: what only several words say ("somewhere to
+ * sleep", "can't pay rent", "food bank" for "foodbank") reaches the rules here, where each word
+ * alone would not. Every word (or a rule's whole phrase) must match in one field.
+ */
+function vocabularyQuery(words: readonly string[], fields: TextFields): QueryDsl {
   return {
     multi_match: {
-      query: word,
-      fields: [...fields.fuzzy],
+      query: words.join(' '),
+      fields: [...fields.stemmed],
       type: 'best_fields',
       operator: 'and',
-      fuzziness: TYPO_FUZZINESS,
-      prefix_length: 0,
-      max_expansions: 50,
-      // Below an exact hit on the same field: a typo is a weaker signal than the word itself.
-      boost: 0.6,
+      zero_terms_query: 'none',
     },
   };
 }
 
+const EMPTY_WORDS: ReadonlySet<string> = new Set([...ENGLISH_STOP_WORDS, ...FILLER_WORDS]);
+
 function requiredWords(count: number): number | string {
-  return count <= 3 ? count : '75%';
+  return count <= 2 ? count : '75%';
 }
 
 /** The scored part of a search, or undefined when the input holds no word at all (match all). */
@@ -130,12 +169,21 @@ export function textQuery(input: string | undefined, fields: TextFields): QueryD
     multi_match: { query: phrase, fields: [...fields.phrase], type: 'phrase' },
   }));
   if (words.length > 0) {
-    must.push({
+    // Words that analyse to nothing match everything: counted among the words required, they
+    // would let "I need somewhere to sleep tonight" match any service by its stop words alone.
+    const meaningful = words.filter((word) => !EMPTY_WORDS.has(word.toLowerCase()));
+    const counted = meaningful.length > 0 ? meaningful : words;
+    const eachWord: QueryDsl = {
       bool: {
-        should: words.map((word) => wordQuery(word, fields)),
-        minimum_should_match: requiredWords(words.length),
+        should: counted.map((word) => wordQuery(word, fields)),
+        minimum_should_match: requiredWords(counted.length),
       },
-    });
+    };
+    must.push(
+      words.length === 1
+        ? eachWord
+        : { bool: { should: [eachWord, vocabularyQuery(words, fields)], minimum_should_match: 1 } },
+    );
   }
   return {
     bool: {

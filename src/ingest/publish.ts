@@ -23,15 +23,14 @@ import type { BulkWriter } from '../engine/bulk.ts';
 import { createBulkWriter } from '../engine/bulk.ts';
 import {
   abandonedChanges,
-  acquireLease,
   type ChangeEntry,
-  LeaseHeldError,
   listChanges,
   logChange,
   markChangesDone,
   pruneChanges,
   readBuilds,
   recordBuild,
+  waitForLease,
 } from '../engine/control.ts';
 import { type Engine, engineCall } from '../engine/engine.ts';
 import { EngineNotFoundError } from '../engine/errors.ts';
@@ -98,7 +97,6 @@ const chunks = <T>(list: readonly T[], size: number): T[][] => {
   for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
   return out;
 };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let lastPruned = 0;
 
 /** The physical indices the aliases serve; throws when something is not served or predates `nested_ids`. */
@@ -117,19 +115,6 @@ async function liveTargets(engine: Engine): Promise<Record<ReadIndex, string>> {
     );
   }
   return targets;
-}
-
-/** Takes the publish lease, waiting while another publish holds it. */
-async function takePublishLease(engine: Engine, waitMs: number) {
-  const until = Date.now() + waitMs;
-  for (;;) {
-    try {
-      return await acquireLease(engine, 'publish', { purpose: 'publish changes' });
-    } catch (error) {
-      if (!(error instanceof LeaseHeldError) || Date.now() > until) throw error;
-      await sleep(100 + Math.random() * 200);
-    }
-  }
 }
 
 /**
@@ -243,7 +228,9 @@ export async function publishChanges(
   const started = Date.now();
   const live = options.targets === undefined;
   const targets = options.targets ?? (await liveTargets(engine));
-  const lease = live ? await takePublishLease(engine, options.waitMs ?? 120_000) : undefined;
+  const lease = live
+    ? await waitForLease(engine, 'publish', { purpose: 'publish changes', waitMs: options.waitMs ?? 120_000 })
+    : undefined;
   try {
     const keys = new Set(changedKeys);
     // Changes a killed publish left unpublished are completed by this one.

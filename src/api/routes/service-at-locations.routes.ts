@@ -9,6 +9,7 @@ import { type Enrich, listResponse, registerListEndpoint } from '../list-route.t
 import { jsonText, registerRecordEndpoint } from '../record-route.ts';
 import { serviceAtLocationItemSchema, serviceAtLocationPageSchema } from '../response-schemas.ts';
 import type { RouteContext } from '../route-context.ts';
+import { searchExtensions } from '../search-extensions.ts';
 import { serviceListShape, toServiceFilters, ukServiceParams } from './services.routes.ts';
 
 const serviceAtLocationsShape = (ctx: RouteContext) => ({
@@ -50,10 +51,15 @@ export function registerServiceAtLocationRoutes(app: App, ctx: RouteContext) {
       const paging = resolvePaging(p, ctx.limits);
       requirePostcodeForProximity(p);
       const geo = await resolveGeoQuery(c.get('deps'), p);
-      const request = buildServiceAtLocationSearch({ ...toServiceFilters(p), geo }, p.full ? 'full' : 'list');
-      if (!geo) return listResponse(c, request, paging);
+      const filters = { ...toServiceFilters(p), geo };
+      const shape = p.full ? 'full' : 'list';
+      const request = buildServiceAtLocationSearch(filters, shape);
+      const extend = searchExtensions(c, request, p, (search) =>
+        buildServiceAtLocationSearch({ ...filters, search }, shape),
+      );
+      if (!geo) return listResponse(c, request, paging, { extend });
       for (const [name, value] of Object.entries(geocodeHeaders(geo))) c.header(name, value);
-      return listResponse(c, request, paging, { enrich: roundDistances });
+      return listResponse(c, request, paging, { enrich: roundDistances, extend });
     },
   });
 

@@ -11,6 +11,7 @@ import { ndjsonResponse, wholePageResponse } from '../ndjson.ts';
 import { jsonText, registerRecordEndpoint } from '../record-route.ts';
 import { serviceItemSchema, servicePageSchema } from '../response-schemas.ts';
 import type { RouteContext } from '../route-context.ts';
+import { searchExtensions } from '../search-extensions.ts';
 
 /** The UK profile's extra /services (and /service_at_locations) filters. */
 export const ukServiceParams = () => ({
@@ -31,6 +32,7 @@ export const serviceListShape = (ctx: RouteContext) => ({
   taxonomy_id: param.taxonomyId().optional(),
   organization_id: param.organizationId().optional(),
   modified_after: param.modifiedAfter().optional(),
+  facets: param.facets().optional(),
 });
 
 const servicesShape = (ctx: RouteContext) => ({
@@ -52,7 +54,7 @@ type ServicesParams = z.output<ReturnType<typeof servicesParams>>;
 
 /** Parameter names to builder fields; the UK ones are simply absent under plain HSDS. */
 export function toServiceFilters(
-  p: Omit<ServicesParams, 'minimal' | 'full' | 'page' | 'per_page' | 'format' | 'include_deleted'>,
+  p: Omit<ServicesParams, 'minimal' | 'full' | 'page' | 'per_page' | 'format' | 'include_deleted' | 'facets'>,
 ): ServiceFilters {
   return {
     search: p.search,
@@ -99,15 +101,12 @@ export function registerServiceRoutes(app: App, ctx: RouteContext) {
           ? ndjsonResponse(batches, dump, logger)
           : wholePageResponse(batches, dump, logger);
       }
-      return listResponse(
-        c,
-        withDeleted(
-          buildServiceSearch(filters, p.full ? 'full' : 'list'),
-          p.include_deleted,
-          p.modified_after,
-        ),
-        paging,
+      const shape = p.full ? 'full' : 'list';
+      const request = buildServiceSearch(filters, shape);
+      const extend = searchExtensions(c, request, p, (search) =>
+        buildServiceSearch({ ...filters, search }, shape),
       );
+      return listResponse(c, withDeleted(request, p.include_deleted, p.modified_after), paging, { extend });
     },
   });
 

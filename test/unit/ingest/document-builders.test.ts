@@ -85,6 +85,7 @@ describe('toServiceDocument', () => {
       taxonomy_term_ids: [],
       taxonomy_ids: [],
       schedules: [],
+      suggest: { input: ['Bare'] },
       location_points: [],
       nested_ids: ['f0b3c4d2-1111-4c8a-9a51-58a0a1f9b001'],
       record: { id: 'f0b3c4d2-1111-4c8a-9a51-58a0a1f9b001', name: 'Bare', status: 'active' },

@@ -33,6 +33,11 @@ const valueTypes: Record<string, (v: unknown) => boolean> = {
   boolean: (v) => typeof v === 'boolean',
   geo_point: (v) => typeof v === 'object' && v !== null && 'lat' in v && 'lon' in v,
   geo_shape: (v) => typeof v === 'object' && v !== null && 'type' in v,
+  completion: (v) =>
+    typeof v === 'object' &&
+    v !== null &&
+    Array.isArray((v as { input?: unknown }).input) &&
+    (v as { input: unknown[] }).input.every((i) => typeof i === 'string'),
 };
 
 /** Every field path a document has that its mapping does not map, or maps with another type. */

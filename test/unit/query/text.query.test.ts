@@ -5,6 +5,7 @@ import {
   MAX_SEARCH_WORDS,
   parseSearch,
   textQuery,
+  typoTolerance,
 } from '../../../src/index-mapping/text.query.ts';
 
 describe('parseSearch', () => {
@@ -70,6 +71,7 @@ describe('textQuery', () => {
                               "organization_name^2",
                               "taxonomy_term_names^2",
                               "description",
+                              "taxonomy_term_descriptions^0.3",
                             ],
                             "operator": "and",
                             "query": "counselling",
@@ -84,8 +86,9 @@ describe('textQuery', () => {
                               "name.exact^4",
                               "organization_name.exact^2",
                               "taxonomy_term_names.exact^2",
+                              "description^0.5",
                             ],
-                            "fuzziness": "AUTO:5,100",
+                            "fuzziness": 1,
                             "max_expansions": 50,
                             "operator": "and",
                             "prefix_length": 0,
@@ -106,6 +109,7 @@ describe('textQuery', () => {
                 "boost": 2,
                 "fields": [
                   "name.exact^4",
+                  "name^4",
                   "alternate_name^2",
                   "organization_name.exact^2",
                 ],
@@ -119,12 +123,36 @@ describe('textQuery', () => {
     `);
   });
 
-  it('requires 75% of the words beyond three', () => {
-    const query = textQuery('food bank near the harbour', SERVICE_TEXT_FIELDS) as {
-      bool: { must: { bool: { minimum_should_match: unknown; should: unknown[] } }[] };
+  it('requires 75% of the words beyond two, or the words together through the vocabulary', () => {
+    type Bool = { bool: { minimum_should_match: unknown; should: unknown[] } };
+    const query = textQuery('food bank harbour street aberdeen', SERVICE_TEXT_FIELDS) as {
+      bool: { must: Bool[] };
     };
-    expect(query.bool.must[0]?.bool.minimum_should_match).toBe('75%');
-    expect(query.bool.must[0]?.bool.should).toHaveLength(5);
+    const [eachWord, together] = (query.bool.must[0] as Bool).bool.should as [Bool, unknown];
+    expect(eachWord.bool.minimum_should_match).toBe('75%');
+    expect(eachWord.bool.should).toHaveLength(5);
+    expect(together).toEqual({
+      multi_match: expect.objectContaining({ query: 'food bank harbour street aberdeen', operator: 'and' }),
+    });
+  });
+
+  it('does not count stop words and filler words among the words required', () => {
+    type Bool = { bool: { minimum_should_match: unknown; should: unknown[] } };
+    const eachWordOf = (search: string) =>
+      ((textQuery(search, SERVICE_TEXT_FIELDS) as { bool: { must: Bool[] } }).bool.must[0]?.bool.should[0] ??
+        {}) as Bool;
+    const needs = eachWordOf('I need somewhere to sleep tonight');
+    expect(needs.bool.should).toHaveLength(2);
+    expect(needs.bool.minimum_should_match).toBe(2);
+    // Only such words: they are searched as typed (and match everything, as before).
+    expect(eachWordOf('to the').bool.should).toHaveLength(2);
+  });
+
+  it('forgives one typo from three letters, with the first letter right below five', () => {
+    expect(typoTolerance('gp')).toBeUndefined();
+    expect(typoTolerance('fod')).toEqual({ fuzziness: 1, prefix_length: 1 });
+    expect(typoTolerance('dept')).toEqual({ fuzziness: 1, prefix_length: 1 });
+    expect(typoTolerance('advise')).toEqual({ fuzziness: 1, prefix_length: 0 });
   });
 
   it('forgives typos in words up to MAX_FUZZY_WORD_CHARS only: a longer word matches exactly, cheaply', () => {

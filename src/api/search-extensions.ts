@@ -1,0 +1,45 @@
+/**
+ * The extension fields of a services or service-at-locations page, each absent unless it applies,
+ * so plain HSDS clients see nothing new:
+ * - `facets` (asked for with `facets=taxonomy_term,organization,...`): counts of the matches per
+ *   value, for the current search and filters, counted beside the page search (not after it);
+ * - `did_you_mean` (a search that found nothing): the search with its unknown words corrected,
+ *   offered only when the corrected search finds something; never sought for text beyond the
+ *   bounds of didYouMeanText (a 500-letter word would cost the engine a second per request).
+ */
+import type { Context } from 'hono';
+import { didYouMean, searchFacets } from '../engine/facets.ts';
+import { searchPage } from '../engine/search.ts';
+import { didYouMeanText } from '../index-mapping/did-you-mean.query.ts';
+import type { FacetName } from '../index-mapping/facets.query.ts';
+import type { SearchRequest } from '../index-mapping/search.query.ts';
+import { parseSearch } from '../index-mapping/text.query.ts';
+import type { AppEnv } from './app.ts';
+import type { Extend } from './list-route.ts';
+
+export function searchExtensions(
+  c: Context<AppEnv>,
+  request: SearchRequest,
+  params: { search?: string | undefined; facets?: readonly FacetName[] | undefined },
+  rebuild: (search: string) => SearchRequest,
+): Extend | undefined {
+  const { engine } = c.get('deps');
+  const facets = params.facets?.length ? searchFacets(engine, request, params.facets) : undefined;
+  // A failure of the page search leaves this promise unawaited: it must not become unhandled.
+  facets?.catch(() => {});
+  const search = params.search;
+  if (!facets && search === undefined) return undefined;
+  return async (total) => {
+    const extensions: Record<string, unknown> = {};
+    if (facets) extensions.facets = await facets;
+    if (total === 0 && search !== undefined) {
+      const text = didYouMeanText(parseSearch(search).text);
+      const corrected = text ? await didYouMean(engine, request.index, text) : undefined;
+      if (corrected) {
+        const found = await searchPage(engine, rebuild(corrected), { from: 0, size: 0 });
+        if (found.total > 0) extensions.did_you_mean = corrected;
+      }
+    }
+    return extensions;
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * Facet counts and "did you mean" for a search (extensions of the list endpoints). Requests come
+ * from the pure builders (facets.query.ts, did-you-mean.query.ts); this module runs them.
+ */
+import {
+  buildDidYouMeanSuggest,
+  type SuggestEntry,
+  toCorrection,
+} from '../index-mapping/did-you-mean.query.ts';
+import { buildFacetAggregations, FACET_RECORDS, type FacetName } from '../index-mapping/facets.query.ts';
+import type { ReadIndex } from '../index-mapping/read-indices.mapping.ts';
+import type { SearchRequest } from '../index-mapping/search.query.ts';
+import { type Engine, engineCall } from './engine.ts';
+
+const READ = { compression: false } as never;
+
+export type FacetBucket = { id: string; name?: string; count: number };
+export type Facets = Partial<Record<FacetName, FacetBucket[]>>;
+
+/** The names of some records (taxonomy terms, organizations), by id; unknown ids are left out. */
+async function namesOf(engine: Engine, index: ReadIndex, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const { body } = await engineCall(`names in ${index}`, () =>
+    engine.client.mget(
+      { index: engine.name(index), body: { ids }, _source_includes: ['record.name'] } as never,
+      READ,
+    ),
+  );
+  const names = new Map<string, string>();
+  for (const doc of (
+    body as { docs?: { _id: string; found?: boolean; _source?: { record?: { name?: string } } }[] }
+  ).docs ?? []) {
+    const name = doc._source?.record?.name;
+    if (doc.found && typeof name === 'string') names.set(doc._id, name);
+  }
+  return names;
+}
+
+/** Counts of the request's matches per value of each facet asked for, each value with its name. */
+export async function searchFacets(
+  engine: Engine,
+  request: SearchRequest,
+  names: readonly FacetName[],
+): Promise<Facets> {
+  const { body } = await engineCall(`facets of ${request.index}`, () =>
+    engine.client.search(
+      {
+        index: engine.name(request.index),
+        ignore_unavailable: true,
+        body: { query: request.query, size: 0, track_total_hits: false, aggs: buildFacetAggregations(names) },
+      } as never,
+      READ,
+    ),
+  );
+  const aggregations =
+    (body as { aggregations?: Record<string, { buckets: { key: string; doc_count: number }[] }> })
+      .aggregations ?? {};
+  const facets: Facets = {};
+  await Promise.all(
+    names.map(async (name) => {
+      const buckets = aggregations[name]?.buckets ?? [];
+      const named = await namesOf(
+        engine,
+        FACET_RECORDS[name],
+        buckets.map((b) => b.key),
+      );
+      facets[name] = buckets.map((b) => {
+        const label = named.get(b.key);
+        return { id: b.key, ...(label ? { name: label } : {}), count: b.doc_count };
+      });
+    }),
+  );
+  return facets;
+}
+
+/** A correction of a search's text from the words names hold, or undefined. */
+export async function didYouMean(
+  engine: Engine,
+  index: ReadIndex,
+  text: string,
+): Promise<string | undefined> {
+  const { body } = await engineCall(`did you mean in ${index}`, () =>
+    engine.client.search(
+      {
+        index: engine.name(index),
+        ignore_unavailable: true,
+        body: { size: 0, track_total_hits: false, suggest: buildDidYouMeanSuggest(text) },
+      } as never,
+      READ,
+    ),
+  );
+  return toCorrection(text, (body as { suggest?: Record<string, SuggestEntry[]> }).suggest ?? {});
+}

@@ -1,0 +1,84 @@
+/**
+ * The search vocabulary against the real analyzers: the shipped rules (needs, compounds,
+ * abbreviations, spellings), and an operator's own file taking effect through a reload, with no
+ * reindex: these read indices are seeded directly, with no records store a reindex could read.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readAliasTargets } from '../../src/engine/indices.ts';
+import { loadVocabulary, reloadVocabulary, shippedVocabulary } from '../../src/engine/vocabulary.ts';
+import type { ServiceFull } from '../../src/hsds/index.ts';
+import { getPage } from '../support/api-requests.ts';
+import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
+import { seedReadIndices } from '../support/seed.ts';
+
+const engine = createTestEngine('search-vocabulary');
+const app = createTestApp(engine);
+
+function service(name: string, description: string): ServiceFull {
+  const organizationId = randomUUID();
+  return {
+    id: randomUUID(),
+    name,
+    description,
+    status: 'active',
+    organization_id: organizationId,
+    organization: { id: organizationId, name: `${name} Trust`, description: 'A charity.' },
+  } as ServiceFull;
+}
+
+const fixtures = {
+  foodBank: service('Harbour Food Bank', 'Emergency parcels for people in crisis.'),
+  shelter: service('Winter Night Shelter', 'Emergency beds from 8pm, November to March.'),
+  surgery: service('Rosemount Medical Practice', 'General practice: appointments and repeat prescriptions.'),
+  counseling: service('Community Counseling Center', 'Talking therapies on a sliding scale.'),
+  rent: service('Tenancy Support', 'Help with rent arrears and repairs.'),
+};
+
+beforeAll(async () => {
+  await seedReadIndices(engine, { services: Object.values(fixtures) });
+});
+afterAll(() => dropTestIndices(engine));
+
+async function searchIds(search: string): Promise<string[]> {
+  const page = await getPage(app, `/services?search=${encodeURIComponent(search)}&per_page=50`, null);
+  return page.contents.map((s) => s.id as string);
+}
+
+describe('the shipped vocabulary', () => {
+  it('joins compounds, spellings and abbreviations to the words services use', async () => {
+    expect(await searchIds('foodbank')).toEqual([fixtures.foodBank.id]);
+    expect(await searchIds('counselling centre')).toEqual([fixtures.counseling.id]);
+    expect(await searchIds('GP')).toEqual([fixtures.surgery.id]);
+  });
+
+  it('finds services for needs put in everyday words, whatever else is typed around them', async () => {
+    expect(await searchIds("can't pay rent")).toEqual([fixtures.rent.id]);
+    expect(await searchIds('I need somewhere to sleep tonight')).toEqual([fixtures.shelter.id]);
+  });
+});
+
+describe("an operator's vocabulary", () => {
+  it('changes what search finds after a reload, without a reindex', async () => {
+    expect(await searchIds('grub')).toEqual([]);
+    const before = await readAliasTargets(engine);
+    const file = join(mkdtempSync(join(tmpdir(), 'hsds-vocabulary-')), 'synonyms.txt');
+    writeFileSync(file, '# ours\ngrub => food\n');
+    const rules = loadVocabulary({ shipped: true, file });
+    expect(rules).toHaveLength(shippedVocabulary().length + 1);
+
+    await reloadVocabulary(engine, rules);
+
+    expect(await searchIds('grub')).toEqual([fixtures.foodBank.id]);
+    // The shipped rules still apply, and the data is the same documents, served from clones.
+    expect(await searchIds('foodbank')).toEqual([fixtures.foodBank.id]);
+    expect((await getPage(app, '/services?per_page=50', null)).total_items).toBe(5);
+    const after = await readAliasTargets(engine);
+    expect(after.current.services).not.toBe(before.current.services);
+    // The version served before is kept for a rollback.
+    expect(after.previous.services).toBe(before.current.services);
+  });
+});
