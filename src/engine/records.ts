@@ -4,7 +4,8 @@
  * writes, and pages with `search_after` on the unique `key`, so memory follows the page size.
  * Reads answer store documents (single records and bundles, record-store.document.ts); the
  * record-level views (`getRecords`, `readAllRecords`) resolve a record held twice: a single
- * document wins over a bundled copy.
+ * document wins over a bundled copy. The queries are built in index-mapping/record-store.query.ts;
+ * this module runs them.
  */
 import { analysisSettings } from '../index-mapping/analysis.ts';
 import {
@@ -17,6 +18,24 @@ import {
   unpackDocument,
   withoutRecords,
 } from '../index-mapping/record-store.document.ts';
+import {
+  allDocumentsQuery,
+  countDocumentsBody,
+  countTypesBody,
+  documentsWithQuery,
+  fieldPageBody,
+  heldValuesBody,
+  holdingTypeQuery,
+  holdingTypesQuery,
+  notEarlierRunsExclusions,
+  overridingKeysQuery,
+  overridingQuery,
+  type RecordOrder,
+  type StoreTermsField,
+  staleDocumentsExclusions,
+  staleDocumentsQuery,
+  storePageBody,
+} from '../index-mapping/record-store.query.ts';
 import type { BulkWriter } from './bulk.ts';
 import { type Engine, engineCall, maintenanceRequest } from './engine.ts';
 import { EngineNotFoundError, EngineRequestError } from './errors.ts';
@@ -108,7 +127,7 @@ export async function countRecords(engine: Engine, types?: readonly string[]): P
     const { body } = await engineCall('count records', () =>
       engine.client.count({
         index: recordsIndex(engine),
-        body: types ? { query: { terms: { types } } } : {},
+        body: countDocumentsBody(types),
       } as never),
     );
     return (body as { count: number }).count;
@@ -145,14 +164,7 @@ export async function openSnapshot(engine: Engine, keepAlive = '10m'): Promise<S
 
 type Hit = { _source: StoreDocument; sort: unknown[] };
 
-/** `key`: table and id order. `group`: records of one group (a service's organization) together. */
-export type RecordOrder = 'key' | 'group' | 'none';
-
-const sorts: Record<RecordOrder, unknown[] | undefined> = {
-  key: [{ key: 'asc' }],
-  group: [{ group: { order: 'asc', missing: '_last' } }, { key: 'asc' }],
-  none: undefined,
-};
+export type { RecordOrder };
 
 async function searchPage(
   engine: Engine,
@@ -162,17 +174,7 @@ async function searchPage(
   after: unknown[] | undefined,
   order: RecordOrder = 'key',
 ): Promise<Hit[]> {
-  const sort = sorts[order];
-  const body = {
-    size,
-    query,
-    // The whole source: filtering would make the engine parse and re-serialise every document
-    // instead of sending the stored bytes.
-    ...(sort ? { sort } : {}),
-    ...(after ? { search_after: after } : {}),
-    ...(snapshot ? { pit: { id: snapshot.pitId, keep_alive: '10m' } } : {}),
-    track_total_hits: false,
-  };
+  const body = storePageBody(query, size, after, order, snapshot?.pitId);
   const { body: response } = await engineCall('read records', () =>
     engine.client.search(snapshot ? ({ body } as never) : ({ index: recordsIndex(engine), body } as never), {
       requestTimeout: Math.max(engine.settings.requestTimeoutMs, 60_000),
@@ -201,7 +203,7 @@ export async function* scanStore(
 
 /** Every store document holding records of the given types, page by page. */
 export const scanDocumentsHolding = (engine: Engine, types: readonly string[], options: ScanOptions = {}) =>
-  scanStore(engine, { bool: { filter: [{ terms: { types } }] } }, options);
+  scanStore(engine, holdingTypesQuery(types), options);
 
 // A terms query takes up to 65,536 values; smaller chunks keep requests and answers moderate.
 const TERMS_CHUNK = 8000;
@@ -211,7 +213,7 @@ const MAX_PAGE = 2000;
 /** The documents whose `field` holds any of the values, but those listed in `except`. */
 export async function findDocuments(
   engine: Engine,
-  field: 'keys' | 'parent_ids' | 'ids' | 'group',
+  field: StoreTermsField,
   values: readonly string[],
   snapshot: Snapshot | undefined,
   except: readonly string[] = [],
@@ -219,12 +221,7 @@ export async function findDocuments(
   const found: StoreDocument[] = [];
   for (let i = 0; i < values.length; i += TERMS_CHUNK) {
     const chunk = values.slice(i, i + TERMS_CHUNK);
-    const query = {
-      bool: {
-        filter: [{ terms: { [field]: chunk } }],
-        ...(except.length > 0 ? { must_not: [{ ids: { values: except } }] } : {}),
-      },
-    };
+    const query = documentsWithQuery(field, chunk, except);
     // Most answers fit one unsorted page (sorting costs the engine more than the search); only a
     // full page is read again, sorted and paged.
     const hits = await searchPage(engine, snapshot, query, MAX_PAGE, undefined, 'none');
@@ -259,11 +256,7 @@ async function heldValues(
     const { body } = await engineCall(label, () =>
       engine.client.search({
         index: recordsIndex(engine),
-        body: {
-          size: 0,
-          query: { bool: { filter: [{ terms: { [field]: chunk } }], must_not: excluded } },
-          aggs: { held: { terms: { field, include: chunk, size: chunk.length } } },
-        } as never,
+        body: heldValuesBody(field, chunk, excluded) as never,
       }),
     );
     const buckets = (body.aggregations as unknown as { held: { buckets: { key: string }[] } }).held.buckets;
@@ -318,7 +311,7 @@ export async function getRecords(
 /** Every record of the store, each once (tests and small stores: it holds them all in memory). */
 export async function readAllRecords(engine: Engine): Promise<Map<string, RecordStoreDocument>> {
   const docs: StoreDocument[] = [];
-  for await (const page of scanStore(engine, { match_all: {} })) docs.push(...page);
+  for await (const page of scanStore(engine, allDocumentsQuery())) docs.push(...page);
   const out = new Map<string, RecordStoreDocument>();
   for (const [key, { run: _, single: __, ...record }] of resolve(docs)) out.set(key, record);
   return out;
@@ -339,16 +332,7 @@ async function* scanField(
   const size = 10_000;
   let after: unknown[] | undefined;
   for (;;) {
-    const body = {
-      size,
-      _source: false,
-      docvalue_fields: [field],
-      query,
-      sort: [{ key: 'asc' }],
-      ...(after ? { search_after: after } : {}),
-      ...(snapshot ? { pit: { id: snapshot.pitId, keep_alive: '10m' } } : {}),
-      track_total_hits: false,
-    };
+    const body = fieldPageBody(query, field, size, after, snapshot?.pitId);
     const { body: response } = await engineCall(label, () =>
       engine.client.search(snapshot ? ({ body } as never) : ({ index: recordsIndex(engine), body } as never)),
     );
@@ -361,12 +345,9 @@ async function* scanField(
   }
 }
 
-const overriding = { term: { overrides: true } };
-
 /** The keys of the single documents that win over bundled copies, page by page. */
 export async function* scanOverrideKeys(engine: Engine, snapshot: Snapshot): AsyncGenerator<string[]> {
-  const query = { bool: { filter: [overriding] } };
-  for await (const page of scanField(engine, 'read overriding records', query, 'key', snapshot)) {
+  for await (const page of scanField(engine, 'read overriding records', overridingQuery(), 'key', snapshot)) {
     yield page.flat();
   }
 }
@@ -379,7 +360,7 @@ export async function overriddenKeys(
 ): Promise<Set<string>> {
   const found = new Set<string>();
   for (let i = 0; i < keys.length; i += TERMS_CHUNK) {
-    const query = { bool: { filter: [overriding, { terms: { key: keys.slice(i, i + TERMS_CHUNK) } }] } };
+    const query = overridingKeysQuery(keys.slice(i, i + TERMS_CHUNK));
     for await (const page of scanField(engine, 'check overriding records', query, 'key', snapshot)) {
       for (const key of page.flat()) found.add(key);
     }
@@ -394,11 +375,7 @@ export async function countTypesInSnapshot(
 ): Promise<Record<string, number>> {
   const { body } = await engineCall('count records in snapshot', () =>
     engine.client.search({
-      body: {
-        size: 0,
-        pit: { id: snapshot.pitId, keep_alive: '10m' },
-        aggs: { types: { terms: { field: 'types', size: 100 } } },
-      } as never,
+      body: countTypesBody(snapshot.pitId) as never,
     }),
   );
   const buckets = (
@@ -416,24 +393,24 @@ export const heldElsewhere = (
   keys: readonly string[],
   except: readonly string[],
   run: number,
-) =>
-  heldValues(engine, 'keys', keys, 'check records held elsewhere', [
-    { term: { run } },
-    { ids: { values: except } },
-  ]);
+) => heldValues(engine, 'keys', keys, 'check records held elsewhere', notEarlierRunsExclusions(run, except));
 
 /**
  * Which of the keys a document holds that is not one of `source`'s written before `run`: what a
  * sync of that source must not delete (another source, or this run, provides it).
  */
 export const heldOutsideStale = (engine: Engine, keys: readonly string[], source: string, run: number) =>
-  heldValues(engine, 'keys', keys, 'check records held by other sources', [
-    { bool: { filter: [{ term: { source } }, { range: { run: { lt: run } } }] } },
-  ]);
+  heldValues(
+    engine,
+    'keys',
+    keys,
+    'check records held by other sources',
+    staleDocumentsExclusions(source, run),
+  );
 
 /** The record keys held by each document holding records of a type, page by page (no sources read). */
 export const scanKeysHolding = (engine: Engine, type: string, snapshot: Snapshot) =>
-  scanField(engine, 'read record keys', { bool: { filter: [{ term: { types: type } }] } }, 'keys', snapshot);
+  scanField(engine, 'read record keys', holdingTypeQuery(type), 'keys', snapshot);
 
 /**
  * What the documents of the given ids held, as `key → hash` per document id (real-time: what was
@@ -475,8 +452,7 @@ export async function* scanStaleDocuments(
   source: string,
   run: number,
 ): AsyncGenerator<StoreDocument[]> {
-  const query = { bool: { filter: [{ term: { source } }, { range: { run: { lt: run } } }] } };
-  yield* scanStore(engine, query, { pageSize: MAX_PAGE });
+  yield* scanStore(engine, staleDocumentsQuery(source, run), { pageSize: MAX_PAGE });
 }
 
 /**

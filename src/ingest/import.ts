@@ -1,8 +1,11 @@
 /**
  * Import: a source (HSDS JSON, a tabular data package, a remote HSDS API) into the records store.
  *
- *   source items ─▶ flatten + validate (pure) ─▶ repeat / duplicate check ─▶ bulk upsert
- *                                                              └─▶ links to check ─▶ dangling report
+ *   read (batches) ─▶ validate (pure) ─▶ stamp last_modified ─▶ settle repeats ─▶ write
+ *                     validate.ts          last-modified.ts         repeats.ts         store-writer.ts
+ *   (the step modules are in import/)
+ *   then: refused records, announced deletions, sync (import/end-steps.ts) ─▶ link check
+ *   (import/links.ts) ─▶ placeholder organizations ─▶ flush
  *
  * A bad record is reported and skipped, never aborting the run. The records a nested item brings
  * for the first time are written as one bundle (record-store.document.ts); a record met again with
@@ -13,44 +16,36 @@
  * the hashes of many more keys and a Bloom filter of all (seen-records.ts), links to check are
  * spooled to a file.
  */
-import { once } from 'node:events';
-import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
-import { type BulkFailure, type BulkWriterOptions, createBulkWriter } from '../engine/bulk.ts';
+import type { BulkWriterOptions } from '../engine/bulk.ts';
 import { type ImportRunHandle, startImportRun } from '../engine/control.ts';
 import type { Engine } from '../engine/engine.ts';
 import {
   countRecords,
   ensureRecordsIndex,
-  existingIds,
-  existingKeys,
   flushRecords,
   getRecords,
-  heldElsewhere,
-  heldOutsideStale,
-  recordsIndex,
   refreshRecords,
-  removeRecords,
-  scanStaleDocuments,
 } from '../engine/records.ts';
-import type { RecordType } from '../hsds/index.ts';
-import {
-  type RecordStoreDocument,
-  type StoreDocument,
-  toBundleDocument,
-  toRecordStoreDocument,
-  toSingleDocument,
-} from '../index-mapping/record-store.document.ts';
 import { ChangeSet } from './changes.ts';
-import { deletionClosure, type RecordRef } from './deletion.ts';
-import { type FlatRecord, type FlattenOptions, flattenNested, flattenRow, type Issue } from './flatten.ts';
+import type { RecordRef } from './deletion.ts';
+import type { FlatRecord, Flattened, FlattenOptions, Issue } from './flatten.ts';
+import {
+  applyDeletions,
+  reportRefused,
+  storePlaceholderOrganizations,
+  syncSource,
+} from './import/end-steps.ts';
+import { stampLastModified } from './import/last-modified.ts';
+import { checkLinks, LinkSpool } from './import/links.ts';
+import { type Hashed, hashed, Repeats } from './import/repeats.ts';
+import { StoreWriter } from './import/store-writer.ts';
+import { flattenItems, reportItemIssues } from './import/validate.ts';
 import { type ImportSummary, IssueLog, type SourceKind } from './import-report.ts';
-import { linkFieldsOf, parentIdsOf, recordKey } from './nesting.ts';
-import { PLACEHOLDER_ORGANIZATION_NAME, placeholderOrganization } from './placeholder-organizations.ts';
-import { BloomFilter, combinedHash, hashRecord, RecentHashes, RecentWindow } from './seen-records.ts';
+import { recordKey } from './nesting.ts';
 import { readJsonSource } from './sources/json.source.ts';
 import { type HarvestOptions, offersChangeFeed, readRemoteSource } from './sources/remote.source.ts';
 import type { SourceItem } from './sources/source.ts';
@@ -137,37 +132,200 @@ export async function sourceSize(location: string): Promise<number | undefined> 
 /** Items read, flattened and checked for repeats together (their "maybe"s settled at once). */
 const ITEM_BATCH = 200;
 
-/** A flat record with its store key and the hashes of its content and of its parent links. */
-type Hashed = { flat: FlatRecord; key: string; content: number; links: number };
-const hashed = (flat: FlatRecord): Hashed => ({
-  flat,
-  key: recordKey(flat.type, flat.id),
-  ...hashRecord(flat.record, linkFieldsOf(flat.type)),
-});
-
-type WindowEntry = { record: Record<string, unknown>; origin: string; content: number; links: number };
-
-// Whether two records say the same, their parent links and `last_modified` aside (key order aside).
-function sameContent(type: RecordType, a: Record<string, unknown>, b: Record<string, unknown>): boolean {
-  const skip = linkFieldsOf(type);
-  const keysOf = (r: Record<string, unknown>) =>
-    Object.keys(r).filter((k) => k !== 'last_modified' && !skip.has(k) && r[k] !== undefined);
-  const keys = keysOf(a);
-  if (keys.length !== keysOf(b).length) return false;
-  return keys.every((k) => JSON.stringify(a[k]) === JSON.stringify(b[k]));
-}
-
-function splitLinks(type: RecordType, record: Record<string, unknown>) {
-  const linkFields = linkFieldsOf(type);
-  const content: Record<string, unknown> = {};
-  const links: Record<string, unknown> = {};
-  for (const key in record) {
-    if (linkFields.has(key)) links[key] = record[key];
-    else content[key] = record[key];
+/** Read: the source's items, in batches of ITEM_BATCH. */
+async function* readInBatches(
+  items: AsyncIterable<SourceItem>,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<SourceItem[]> {
+  let batch: SourceItem[] = [];
+  for await (const item of items) {
+    signal?.throwIfAborted();
+    batch.push(item);
+    if (batch.length >= ITEM_BATCH) {
+      yield batch;
+      batch = [];
+    }
   }
-  return { content, links };
+  if (batch.length > 0) yield batch;
 }
 
+/**
+ * A change feed asked of a server without one: everything is harvested instead, and what is gone
+ * goes (sync). Returns the options the run goes on with.
+ */
+async function fallBackWithoutChangeFeed(
+  source: string,
+  kind: SourceKind,
+  options: ImportOptions,
+  log: IssueLog,
+): Promise<ImportOptions> {
+  if (kind !== 'remote' || !options.harvest?.since || (await offersChangeFeed(source, options.harvest))) {
+    return options;
+  }
+  const { since: _, ...harvest } = options.harvest;
+  await log.add({
+    severity: 'info',
+    kind: 'sync-skipped',
+    source,
+    path: '',
+    reason:
+      'the server offers no change feed (include_deleted): harvested everything instead, and deleted what it no longer has (--sync)',
+  });
+  return { ...options, harvest, sync: true };
+}
+
+/**
+ * Whether the store holds records of earlier runs. A record first met in this run may then be
+ * held by another document already (StoreWriter decides); without any, everything is a change.
+ */
+async function findEarlierRuns(engine: Engine, changes: ChangeSet): Promise<boolean> {
+  const earlierRuns = (await countRecords(engine)) > 0;
+  if (earlierRuns) await refreshRecords(engine);
+  else changes.everything();
+  return earlierRuns;
+}
+
+/** The steps each batch of items takes, and the state of the run they share. */
+class BatchSteps {
+  readonly progress: ImportProgress = { phase: 'reading', items: 0, records: 0, rejected: 0 };
+  /** Deletions the source itself announces (a harvested change feed). */
+  readonly announcedDeletions: RecordRef[] = [];
+  private readonly engine: Engine;
+  private readonly run: number;
+  private readonly earlierRuns: boolean;
+  private readonly options: ImportOptions;
+  private readonly log: IssueLog;
+  private readonly writer: StoreWriter;
+  private readonly repeats: Repeats;
+  private readonly links: LinkSpool;
+  private readonly flattenOptions: FlattenOptions;
+
+  constructor(parts: {
+    engine: Engine;
+    run: number;
+    earlierRuns: boolean;
+    options: ImportOptions;
+    log: IssueLog;
+    writer: StoreWriter;
+    repeats: Repeats;
+    links: LinkSpool;
+  }) {
+    this.engine = parts.engine;
+    this.run = parts.run;
+    this.earlierRuns = parts.earlierRuns;
+    this.options = parts.options;
+    this.log = parts.log;
+    this.writer = parts.writer;
+    this.repeats = parts.repeats;
+    this.links = parts.links;
+    this.flattenOptions = { strict: parts.options.strict ?? false };
+  }
+
+  /** Validate, stamp `last_modified`, settle repeats, write: one batch of items. */
+  async importBatch(items: SourceItem[]): Promise<void> {
+    const flattened = flattenItems(items, this.flattenOptions);
+    await stampLastModified(
+      this.engine,
+      flattened.flatMap((f, i) =>
+        f ? f.records.map((r) => ({ flat: r, origin: (items[i] as { origin: string }).origin })) : [],
+      ),
+      this.run,
+      this.earlierRuns,
+    );
+    const withHashes = flattened.map((f) => {
+      if (!f) return undefined;
+      const { records, ...rest } = f;
+      return { ...rest, records: records.map(hashed) };
+    });
+    await this.repeats.settleMaybes(
+      withHashes.flatMap((f) => f?.records ?? []),
+      async (keys) => {
+        await this.writer.flush();
+        await refreshRecords(this.engine);
+        return getRecords(this.engine, keys);
+      },
+    );
+    for (const [i, item] of items.entries()) {
+      this.options.signal?.throwIfAborted();
+      await this.writeItem(item, withHashes[i]);
+    }
+  }
+
+  /** Write: an item's issues reported, its records met (repeats.ts) and stored (store-writer.ts). */
+  private async writeItem(
+    item: SourceItem,
+    flattened: (Omit<Flattened, 'records'> & { records: Hashed[] }) | undefined,
+  ): Promise<void> {
+    if (item.kind === 'deleted') {
+      this.announcedDeletions.push({ type: item.type, id: item.id });
+      return;
+    }
+    if (item.kind === 'issue' || !flattened) {
+      if (item.kind === 'issue') await this.log.add(item.issue);
+      return;
+    }
+    this.log.summary.items += 1;
+    this.progress.items += 1;
+    await reportItemIssues(this.log, flattened);
+    this.progress.rejected = this.log.summary.rejected;
+    this.writer.beginItem(item.kind === 'nested');
+    for (const record of flattened.records) await this.accept(record, item.origin);
+    await this.writer.endItem();
+    if (this.progress.items % 200 === 0) this.options.onProgress?.({ ...this.progress });
+  }
+
+  private async accept(record: Hashed, origin: string): Promise<void> {
+    const { flat } = record;
+    const meeting = this.repeats.meet(record, origin);
+    if (meeting.kind === 'repeat') return;
+    if (meeting.kind === 'first') {
+      await this.store(flat, flat.record, true, false);
+      this.log.imported(flat.type);
+      this.progress.records += 1;
+      await this.links.add(flat, origin);
+      return;
+    }
+    const { merged, changed, conflicts, first } = meeting;
+    if (changed || conflicts.length > 0) {
+      const what = changed
+        ? 'appears again with different content'
+        : `appears again under another ${conflicts.join(', ')}`;
+      await this.log.add({
+        severity: 'warning',
+        kind: 'duplicate',
+        source: origin,
+        record_type: flat.type,
+        record_id: flat.id,
+        path: flat.path,
+        reason: `${flat.type} ${flat.id} ${what} (first at ${first}); the last one is kept`,
+      });
+    }
+    await this.store(flat, merged, changed, true);
+    await this.links.add(flat, origin);
+  }
+
+  // Stores a record, and (`report`) reports its notes: what leniency repaired or dropped.
+  private async store(
+    flat: FlatRecord,
+    record: Record<string, unknown>,
+    report: boolean,
+    overrides: boolean,
+  ) {
+    await this.writer.put(flat, record, overrides);
+    if (report) {
+      for (const note of flat.notes) await this.log.add(note);
+      if (flat.notes.some((n) => n.kind === 'repaired' || n.kind === 'dropped-field'))
+        this.log.repaired(flat.type);
+    }
+  }
+}
+
+/**
+ * Imports a source into the records store, as a pipeline: read the source in batches; for each
+ * batch validate, stamp `last_modified`, settle repeats and write (BatchSteps); then report what
+ * the engine refused, apply announced deletions and `--sync`, check links, store placeholder
+ * organizations, and flush.
+ */
 export async function importSource(
   engine: Engine,
   location: string,
@@ -177,8 +335,6 @@ export async function importSource(
   const name = options.sourceName ?? source;
   const kind = options.kind ?? (await detectSourceKind(source));
   const changes = new ChangeSet(engine);
-  // Deletions the source itself announces (a harvested change feed).
-  const announcedDeletions: RecordRef[] = [];
   const log = new IssueLog(source, kind);
   const workDir = await mkdtemp(join(tmpdir(), 'hsds-links-'));
   const reportFile = options.reportFile ?? join(tmpdir(), `hsds-import-${Date.now()}.json`);
@@ -186,373 +342,34 @@ export async function importSource(
   let importRun: ImportRunHandle | undefined;
   try {
     await ensureRecordsIndex(engine);
-    // A change feed asked of a server without one: everything, and what is gone goes (sync).
-    if (kind === 'remote' && options.harvest?.since && !(await offersChangeFeed(source, options.harvest))) {
-      const { since: _, ...harvest } = options.harvest;
-      options = { ...options, harvest, sync: true };
-      await log.add({
-        severity: 'info',
-        kind: 'sync-skipped',
-        source,
-        path: '',
-        reason:
-          'the server offers no change feed (include_deleted): harvested everything instead, and deleted what it no longer has (--sync)',
-      });
-    }
+    options = await fallBackWithoutChangeFeed(source, kind, options, log);
     importRun = await startImportRun(engine, name);
-    const index = recordsIndex(engine);
-    const refused: BulkFailure[] = [];
-    const writer = createBulkWriter(engine, {
-      ...options.bulk,
-      ...(options.signal ? { signal: options.signal } : {}),
-      onFailure: (failure) => refused.push(failure),
-    });
-    // Records stored by earlier runs: a record first met in this run may be held by another
-    // document already, and must then be written on its own to win over it.
-    const earlierRuns = (await countRecords(engine)) > 0;
-    if (earlierRuns) await refreshRecords(engine);
-    else changes.everything();
-    const bloom = new BloomFilter();
-    const window = new RecentWindow<WindowEntry>(options.windowSize ?? 20_000);
-    const seenHashes = new RecentHashes(options.recentHashes);
-    const linksFile = join(workDir, 'links.ndjson');
-    const links = createWriteStream(linksFile);
-    let linkCount = 0;
-    const progress: ImportProgress = { phase: 'reading', items: 0, records: 0, rejected: 0 };
-
-    // Writes of one key may travel in concurrent bulk requests (a record, then the same record
-    // merged with a parent met later): external versions make the later write win whatever order
-    // they arrive in, and a later run's versions are higher still (the clock in ms, times a million).
+    const earlierRuns = await findEarlierRuns(engine, changes);
     const run = Date.now();
-    const versionBase = BigInt(run) * 1_000_000n;
-    let versionSeq = 0n;
-    const nextVersion = () => {
-      versionSeq += 1n;
-      return (versionBase + versionSeq).toString();
-    };
+    const writer = new StoreWriter(engine, run, earlierRuns, changes, name, options);
+    const links = new LinkSpool(workDir);
+    const repeats = new Repeats(run, options);
+    const steps = new BatchSteps({ engine, run, earlierRuns, options, log, writer, repeats, links });
 
-    // Documents waiting for the check against earlier runs (none when the store was empty).
-    let queued: { doc: StoreDocument; version: string; bundled?: RecordStoreDocument[] }[] = [];
-    const settleQueued = async () => {
-      const batch = queued;
-      queued = [];
-      const keys = batch.flatMap((q) => q.doc.keys);
-      const elsewhere =
-        keys.length > 0
-          ? await heldElsewhere(
-              engine,
-              keys,
-              batch.map((q) => q.doc.key),
-              run,
-            )
-          : new Set<string>();
-      const toWrite: { doc: StoreDocument; version: string }[] = [];
-      for (const { doc, version, bundled } of batch) {
-        if (doc.kind === 'single' && elsewhere.has(doc.key)) doc.overrides = true;
-        toWrite.push({ doc, version });
-        // A bundled record some other document holds too: its own copy wins. Its version is the
-        // bundle's, lower than any copy written later in this run for the same key.
-        for (const record of bundled ?? []) {
-          if (elsewhere.has(record.key)) toWrite.push({ doc: toSingleDocument(record, run, true), version });
-        }
-      }
-      await changes.compare(toWrite.map((w) => w.doc));
-      for (const { doc, version } of toWrite) await writer.index(index, doc.key, doc, version);
-    };
-    const store = async (doc: StoreDocument, bundled?: RecordStoreDocument[], version = nextVersion()) => {
-      if (!earlierRuns) {
-        await writer.index(index, doc.key, doc, version);
-        return;
-      }
-      queued.push({ doc, version, ...(bundled ? { bundled } : {}) });
-      if (queued.length >= 500) await settleQueued();
-    };
-    const flushAll = async () => {
-      await settleQueued();
-      await writer.flush();
-    };
-
-    // The records the item being read brings for the first time (a nested item: one bundle).
-    let bundle: Map<string, RecordStoreDocument> | undefined;
-    let bundleVersion = '';
-    const write = async (
-      flat: FlatRecord,
-      record: Record<string, unknown>,
-      report: boolean,
-      overrides: boolean,
-    ) => {
-      const doc = toRecordStoreDocument(
-        flat.type,
-        flat.id,
-        record,
-        parentIdsOf(flat.type, record),
-        name,
-        flat.geometry,
-      );
-      if (bundle && !overrides) {
-        // A bundle's version is taken with its first record: lower than that of any record of
-        // the same item written on its own after it (the last one wins).
-        if (bundle.size === 0) bundleVersion = nextVersion();
-        bundle.set(doc.key, doc);
-      } else await store(toSingleDocument(doc, run, overrides));
-      if (report) {
-        for (const note of flat.notes) await log.add(note);
-        if (flat.notes.some((n) => n.kind === 'repaired' || n.kind === 'dropped-field'))
-          log.repaired(flat.type);
-      }
-    };
-
-    const spoolLinks = async (flat: FlatRecord, origin: string) => {
-      for (const link of flat.external) {
-        const line = JSON.stringify([
-          flat.type,
-          flat.id,
-          link.field,
-          link.type ?? null,
-          link.id,
-          flat.path,
-          origin,
-        ]);
-        linkCount += 1;
-        if (!links.write(`${line}\n`)) await once(links, 'drain');
-      }
-    };
-
-    // Whether this run wrote a key before. The recent window knows exactly (and keeps the
-    // record); beyond it the Bloom filter says "no" for certain or "maybe". Items are taken in
-    // batches, and the batch's "maybe"s are settled before it is written, all at once, by reading
-    // the stored records (a search, after one refresh: they may be in bundles): written by this
-    // run when their run is this one. One refresh per batch, not per record: a source whose items
-    // repeat a record far apart (an organization's services spread through the file) meets a
-    // "maybe" in most items.
-    let batchSeen = new Map<string, WindowEntry>();
-    let stored = new Map<string, WindowEntry>();
-    const earlierInThisRun = (key: string): WindowEntry | undefined =>
-      window.get(key) ?? batchSeen.get(key) ?? stored.get(key);
-    const remember = (key: string, entry: WindowEntry) => {
-      window.set(key, entry);
-      batchSeen.set(key, entry);
-      seenHashes.set(key, combinedHash(entry.content, entry.links));
-    };
-    // A record met again beyond the window, with the hashes of what this run wrote for its key.
-    const isRepeat = (key: string, content: number, links: number) =>
-      seenHashes.get(key) === combinedHash(content, links);
-    const settleMaybes = async (records: Iterable<{ key: string; content: number; links: number }>) => {
-      batchSeen = new Map();
-      stored = new Map();
-      const maybe: string[] = [];
-      for (const { key, content, links } of records) {
-        // Held by the window now, but the batch may push it out: kept for the batch.
-        const recent = window.get(key);
-        if (recent) batchSeen.set(key, recent);
-        else if (!isRepeat(key, content, links) && bloom.mightContain(key)) maybe.push(key);
-      }
-      if (maybe.length === 0) return;
-      await flushAll();
-      await refreshRecords(engine);
-      for (const [key, doc] of await getRecords(engine, maybe)) {
-        if (doc.run !== run) continue;
-        stored.set(key, {
-          record: doc.record,
-          origin: 'an earlier item',
-          ...hashRecord(doc.record, linkFieldsOf(doc.type as RecordType)),
-        });
-      }
-    };
-
-    const accept = async ({ flat, key, ...hashes }: Hashed, origin: string) => {
-      const earlier = earlierInThisRun(key);
-      if (!earlier && isRepeat(key, hashes.content, hashes.links)) {
-        // The same record again, written by an item beyond the window: kept recent, not read back.
-        remember(key, { record: flat.record, origin: 'an earlier item', ...hashes });
-        return;
-      }
-      if (!earlier) {
-        bloom.add(key);
-        remember(key, { record: flat.record, origin, ...hashes });
-        await write(flat, flat.record, true, false);
-        log.imported(flat.type);
-        progress.records += 1;
-        await spoolLinks(flat, origin);
-        return;
-      }
-      if (earlier.content === hashes.content && earlier.links === hashes.links) {
-        remember(key, earlier); // a repeat: keep it recent, records repeated often stay in memory
-        return;
-      }
-
-      // Met before with other content or other parents: merge the parents, keep the last content.
-      const linkValues = splitLinks(flat.type, flat.record).links;
-      const before = splitLinks(flat.type, earlier.record).links;
-      const conflicts = Object.keys(linkValues).filter(
-        (field) => before[field] !== undefined && before[field] !== linkValues[field],
-      );
-      const changed = earlier.content !== hashes.content;
-      if (changed || conflicts.length > 0) {
-        const what = changed
-          ? 'appears again with different content'
-          : `appears again under another ${conflicts.join(', ')}`;
-        await log.add({
-          severity: 'warning',
-          kind: 'duplicate',
-          source: origin,
-          record_type: flat.type,
-          record_id: flat.id,
-          path: flat.path,
-          reason: `${flat.type} ${flat.id} ${what} (first at ${earlier.origin}); the last one is kept`,
-        });
-      }
-      const merged = { ...flat.record };
-      for (const field in before) if (merged[field] === undefined) merged[field] = before[field];
-      remember(key, { record: merged, origin, ...hashRecord(merged, linkFieldsOf(flat.type)) });
-      await write(flat, merged, changed, true);
-      await spoolLinks(flat, origin);
-    };
-
-    // A service without `last_modified` gets the time this directory first saw its content: this
-    // run's start, or, when an earlier run stored the same content, the time that run gave it. So
-    // `modified_after` finds what changed, and importing the same feed again moves nothing.
-    const firstSeen = new Date(run).toISOString();
-    const stampLastModified = async (records: { flat: FlatRecord; origin: string }[]) => {
-      const unstamped = records.filter(
-        ({ flat }) => flat.type === 'service' && flat.record.last_modified === undefined,
-      );
-      if (unstamped.length === 0) return;
-      const stored = earlierRuns
-        ? await getRecords(
-            engine,
-            unstamped.map(({ flat }) => recordKey(flat.type, flat.id)),
-          )
-        : new Map<string, RecordStoreDocument & { run: number }>();
-      for (const { flat, origin } of unstamped) {
-        const before = stored.get(recordKey(flat.type, flat.id));
-        const kept =
-          before &&
-          typeof before.record.last_modified === 'string' &&
-          before.run !== run &&
-          sameContent(flat.type, before.record, flat.record)
-            ? before.record.last_modified
-            : firstSeen;
-        flat.record.last_modified = kept;
-        flat.notes.push({
-          severity: 'info',
-          kind: 'repaired',
-          source: origin,
-          record_type: flat.type,
-          record_id: flat.id,
-          path: flat.path ? `${flat.path}.last_modified` : 'last_modified',
-          reason: 'no last_modified: set to the time this directory first saw this content',
-        });
-      }
-    };
-
-    const flattenOptions: FlattenOptions = { strict: options.strict ?? false };
-    const importBatch = async (items: SourceItem[]) => {
-      const flat = items.map((item) => {
-        if (item.kind === 'issue' || item.kind === 'deleted') return undefined;
-        return item.kind === 'nested'
-          ? flattenNested(item.type, item.value, item.origin, flattenOptions)
-          : flattenRow(item.type, item.row, item.origin, flattenOptions);
-      });
-      await stampLastModified(
-        flat.flatMap((f, i) =>
-          f ? f.records.map((r) => ({ flat: r, origin: (items[i] as { origin: string }).origin })) : [],
-        ),
-      );
-      const flattened = flat.map((f) => {
-        if (!f) return undefined;
-        const { records, ...rest } = f;
-        return { ...rest, records: records.map(hashed) };
-      });
-      await settleMaybes(flattened.flatMap((f) => f?.records ?? []));
-      for (const [i, item] of items.entries()) {
-        options.signal?.throwIfAborted();
-        const itemFlattened = flattened[i];
-        if (item.kind === 'deleted') {
-          announcedDeletions.push({ type: item.type, id: item.id });
-          continue;
-        }
-        if (item.kind === 'issue' || !itemFlattened) {
-          if (item.kind === 'issue') await log.add(item.issue);
-          continue;
-        }
-        log.summary.items += 1;
-        progress.items += 1;
-        // A record rejected again (an organization nested in every service) is counted and
-        // reported once, at its first occurrence.
-        const again =
-          itemFlattened.rejected.length === 0
-            ? undefined
-            : new Set(
-                itemFlattened.rejected
-                  .filter((r) => log.wasRejected(r.type, r.id))
-                  .map((r) => recordKey(r.type, r.id!)),
-              );
-        for (const issue of itemFlattened.issues) {
-          if (
-            issue.record_id &&
-            issue.record_type &&
-            again?.has(recordKey(issue.record_type, issue.record_id))
-          )
-            continue;
-          await log.add(issue);
-        }
-        for (const { type, id } of itemFlattened.rejected) log.rejected(type, id);
-        progress.rejected = log.summary.rejected;
-        bundle = item.kind === 'nested' ? new Map() : undefined;
-        for (const flat of itemFlattened.records) await accept(flat, item.origin);
-        if (bundle && bundle.size > 0) {
-          const records = [...bundle.values()];
-          bundle = undefined;
-          await store(toBundleDocument(records, run), records, bundleVersion);
-        }
-        if (progress.items % 200 === 0) options.onProgress?.({ ...progress });
-      }
-    };
-
-    let items: SourceItem[] = [];
-    for await (const item of openSource(source, kind, options)) {
-      options.signal?.throwIfAborted();
-      items.push(item);
-      if (items.length >= ITEM_BATCH) {
-        await importBatch(items);
-        items = [];
-      }
+    for await (const items of readInBatches(openSource(source, kind, options), options.signal)) {
+      await steps.importBatch(items);
     }
-    await importBatch(items);
-    await settleQueued();
     await writer.close();
-    for (const failure of refused) {
-      // A bundle (`item:type:id`) is reported as its item's record.
-      const key = failure.id.startsWith('item:') ? failure.id.slice('item:'.length) : failure.id;
-      const [type, id] = [key.slice(0, key.indexOf(':')), key.slice(key.indexOf(':') + 1)];
-      log.summary.records -= 1;
-      log.typeCounts(type).imported -= 1;
-      log.rejected(type, id);
-      await log.add({
-        severity: 'error',
-        kind: 'invalid',
-        source,
-        record_type: type,
-        record_id: id,
-        path: '',
-        reason: `the engine refused the record: ${failure.reason}`,
-      });
-    }
-    links.end();
-    await once(links, 'finish');
-    if (announcedDeletions.length > 0) {
-      await applyDeletions(engine, announcedDeletions, changes, log, source, options);
+    await reportRefused(writer.refused, log, source);
+    await links.close();
+    if (steps.announcedDeletions.length > 0) {
+      await applyDeletions(engine, steps.announcedDeletions, changes, log, source, options);
     }
     if (options.sync) await syncSource(engine, name, run, changes, log, source, options);
 
+    const { progress } = steps;
     progress.phase = 'checking-links';
-    options.onProgress?.({ ...progress, links: 0, linksTotal: linkCount });
+    options.onProgress?.({ ...progress, links: 0, linksTotal: links.count });
     await refreshRecords(engine);
     const missingOrganizations = new Set<string>();
     await checkLinks(
       engine,
-      linksFile,
+      links.file,
       log,
       (checked) => options.onProgress?.({ ...progress, links: checked }),
       // Only services: a location's or contact's organization is a detail the API does not link.
@@ -576,185 +393,4 @@ export async function importSource(
     await log.dispose();
     await rm(workDir, { recursive: true, force: true });
   }
-}
-
-/**
- * Deletes what a source announced deleted (a harvested change feed), with what each deletion
- * takes (deletion.ts).
- */
-async function applyDeletions(
-  engine: Engine,
-  refs: readonly RecordRef[],
-  changes: ChangeSet,
-  log: IssueLog,
-  source: string,
-  options: ImportOptions,
-): Promise<void> {
-  await refreshRecords(engine);
-  const keys = await deletionClosure(engine, refs);
-  // Logged before the store changes: a run killed after is published by the next.
-  for (const key of keys) changes.add(key);
-  await changes.log();
-  const writer = createBulkWriter(engine, options.signal ? { signal: options.signal } : {});
-  await removeRecords(engine, keys, writer);
-  await writer.close();
-  log.summary.removed = (log.summary.removed ?? 0) + keys.size;
-  await log.add({
-    severity: 'info',
-    kind: 'removed',
-    source,
-    record_type: refs[0]?.type ?? '',
-    record_id: refs[0]?.id ?? '',
-    path: '',
-    reason: `the source announced ${refs.length} deletion(s): ${keys.size} record(s) removed with what they took`,
-  });
-}
-
-/**
- * `--sync`: deletes the store documents this source wrote before this run and not in it, and so
- * the records it no longer provides, unless another source's document still holds them.
- */
-async function syncSource(
-  engine: Engine,
-  name: string,
-  run: number,
-  changes: ChangeSet,
-  log: IssueLog,
-  source: string,
-  options: ImportOptions,
-): Promise<void> {
-  if (log.summary.records === 0) {
-    await log.add({
-      severity: 'error',
-      kind: 'sync-skipped',
-      source,
-      record_type: '',
-      record_id: '',
-      path: '',
-      reason:
-        'sync skipped: the source brought no valid record, which is more likely a broken feed than an empty directory; nothing was deleted',
-    });
-    return;
-  }
-  await refreshRecords(engine);
-  const staleKeys = new Set<string>();
-  const staleDocuments: string[] = [];
-  for await (const page of scanStaleDocuments(engine, name, run)) {
-    for (const doc of page) {
-      for (const key of doc.keys) staleKeys.add(key);
-      staleDocuments.push(doc.key);
-    }
-  }
-  if (staleKeys.size === 0) return;
-  // Held by a document of another source, or written by this run: still provided.
-  const kept = await heldOutsideStale(engine, [...staleKeys], name, run);
-  let removed = 0;
-  for (const key of staleKeys) {
-    changes.add(key);
-    if (!kept.has(key)) removed += 1;
-  }
-  // Logged before the store changes: a run killed after is published by the next.
-  await changes.log();
-  const writer = createBulkWriter(engine, options.signal ? { signal: options.signal } : {});
-  for (const id of staleDocuments) await writer.delete(recordsIndex(engine), id);
-  await writer.close();
-  log.summary.removed = (log.summary.removed ?? 0) + removed;
-}
-
-type SpooledLink = [
-  type: RecordType,
-  id: string,
-  field: string,
-  targetType: RecordType | null,
-  targetId: string,
-  path: string,
-  origin: string,
-];
-
-/**
- * Stores a placeholder for each organization that services link to and nobody provides
- * (placeholder-organizations.ts), so no service points at an organization that is not served.
- */
-async function storePlaceholderOrganizations(
-  engine: Engine,
-  ids: string[],
-  source: string,
-  run: number,
-  log: IssueLog,
-  options: ImportOptions,
-): Promise<void> {
-  if (ids.length === 0) return;
-  const writer = createBulkWriter(engine, {
-    ...options.bulk,
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
-  for (const id of ids) {
-    const record = placeholderOrganization(id);
-    const doc = toRecordStoreDocument('organization', id, record, [], source);
-    // A new key (nothing holds it, or the link would resolve): any external version is the first.
-    await writer.index(recordsIndex(engine), doc.key, toSingleDocument(doc, run, false), String(run));
-    log.imported('organization');
-    await log.add({
-      severity: 'warning',
-      kind: 'placeholder',
-      source,
-      record_type: 'organization',
-      record_id: id,
-      path: '',
-      reason: `organization ${id} is the organization of services but in no source or the records store: stored as "${PLACEHOLDER_ORGANIZATION_NAME}" so the links resolve; import the organization to replace it`,
-    });
-  }
-  await writer.close();
-}
-
-/** Reports every spooled link whose target exists neither in the source nor in the store. */
-async function checkLinks(
-  engine: Engine,
-  file: string,
-  log: IssueLog,
-  onChecked: (checked: number) => void,
-  onMissing: (from: RecordType, type: RecordType | null, id: string) => void = () => {},
-): Promise<void> {
-  // Many links point at the same few records (every service at its organization).
-  const known = new RecentWindow<boolean>(50_000);
-  let batch: SpooledLink[] = [];
-  let checked = 0;
-  const flush = async () => {
-    const typed = new Set<string>();
-    const untyped = new Set<string>();
-    for (const [, , , type, id] of batch) {
-      const key = type ? recordKey(type, id) : `*:${id}`;
-      if (known.get(key) !== undefined) continue;
-      if (type) typed.add(key);
-      else untyped.add(id);
-    }
-    const foundKeys = typed.size > 0 ? await existingKeys(engine, [...typed]) : new Set<string>();
-    const foundIds = untyped.size > 0 ? await existingIds(engine, [...untyped]) : new Set<string>();
-    for (const key of typed) known.set(key, foundKeys.has(key));
-    for (const id of untyped) known.set(`*:${id}`, foundIds.has(id));
-    for (const [type, id, field, targetType, targetId, path, origin] of batch) {
-      const key = targetType ? recordKey(targetType, targetId) : `*:${targetId}`;
-      if (known.get(key)) continue;
-      onMissing(type, targetType, targetId);
-      await log.add({
-        severity: 'warning',
-        kind: 'dangling-reference',
-        source: origin,
-        record_type: type,
-        record_id: id,
-        path: path ? `${path}.${field}` : field,
-        reason: `${field} ${targetId}: no ${targetType ?? 'record'} with this id in the source or the records store`,
-      });
-    }
-    checked += batch.length;
-    onChecked(checked);
-    batch = [];
-  };
-  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
-  for await (const line of lines) {
-    if (!line) continue;
-    batch.push(JSON.parse(line) as SpooledLink);
-    if (batch.length >= 5000) await flush();
-  }
-  if (batch.length > 0) await flush();
 }
