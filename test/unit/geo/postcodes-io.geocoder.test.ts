@@ -152,7 +152,8 @@ describe('postcodes.io geocoder against a fake postcodes.io', () => {
     expect((failure as GeocoderUnavailableError).reason).toContain('no answer within 50 ms');
     // No retry could finish before the deadline, so none was started.
     expect(server.requests).toBe(1);
-    expect(performance.now() - started).toBeLessThan(200);
+    // It did not wait for the slow answer (400 ms).
+    expect(performance.now() - started).toBeLessThan(390);
   });
 
   it('reports connection refused when the server is down, and works again when it is back', async () => {
