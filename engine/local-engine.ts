@@ -361,7 +361,7 @@ function launchNode(o: Resolved, port: number, java: JavaRuntime, lib: string): 
   const from = existsSync(p.log) ? statSync(p.log).size : 0;
   appendFileSync(
     p.log,
-    `\n===== ${new Date().toISOString()} starting OpenSearch ${o.version.opensearch} on port ${port} with Java ${java.major} (${java.java}) =====\n`,
+    `\n===== ${new Date().toISOString()} starting the engine on port ${port}: OpenSearch ${o.version.opensearch}, Java ${java.major} (${java.java}) =====\n`,
   );
   const log = openSync(p.log, 'a');
   const args = [
