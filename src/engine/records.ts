@@ -55,10 +55,6 @@ export async function ensureRecordsIndex(engine: Engine): Promise<void> {
   );
   if (exists) {
     await checkStoreVersion(engine, index);
-    // Stores written before record hashes existed get the field (their documents read as changed).
-    await engineCall('update records mapping', () =>
-      engine.client.indices.putMapping({ index, body: { properties: { hashes: { type: 'keyword' } } } }),
-    );
     return;
   }
   const layout = await indexLayout(engine);
@@ -245,7 +241,7 @@ export async function findDocuments(
  */
 async function heldValues(
   engine: Engine,
-  field: 'keys' | 'ids',
+  field: 'keys' | 'ids' | 'hashes',
   values: readonly string[],
   label: string,
   excluded: readonly Record<string, unknown>[] = [],
@@ -266,6 +262,13 @@ async function heldValues(
 }
 
 /** Which of the given keys (`type:id`) the store holds: what an import checks its links against. */
+/**
+ * Which of the `key#hash` entries some document holds: the record with that very content is in the
+ * store (in whichever document). Needs a refresh first.
+ */
+export const heldHashes = (engine: Engine, entries: readonly string[]) =>
+  heldValues(engine, 'hashes', entries, 'check record contents held');
+
 export const existingKeys = (engine: Engine, keys: readonly string[]) =>
   heldValues(engine, 'keys', keys, 'check records exist');
 

@@ -76,7 +76,7 @@ export type StoreDocument = {
 export const recordStoreMapping = {
   dynamic: 'strict',
   // Bumped when the shape changes: a store written by another version is not read.
-  _meta: { store_version: 2 },
+  _meta: { store_version: 3 },
   properties: {
     key: keyword,
     kind: keyword,
@@ -173,6 +173,13 @@ const toBundled = ({ type, id, parent_ids, record, geometry }: RecordStoreDocume
   ...(geometry ? { geometry } : {}),
 });
 
+/**
+ * A short, stable tag of a source's name: bundles are kept per source (`item:<tag>:type:id`), so
+ * two feeds that carry the same item each keep their copy, and a sync of one never deletes what
+ * the other still provides.
+ */
+export const sourceTag = (source: string) => createHash('sha1').update(source).digest('hex').slice(0, 10);
+
 /** The records of one source item as one bundle; the first is the item itself. */
 export function toBundleDocument(records: readonly RecordStoreDocument[], run: number): StoreDocument {
   const root = records[0]!;
@@ -180,7 +187,7 @@ export function toBundleDocument(records: readonly RecordStoreDocument[], run: n
   const parents = new Set<string>();
   for (const r of records) for (const p of r.parent_ids) parents.add(p);
   return {
-    key: `item:${root.key}`,
+    key: `item:${sourceTag(root.source)}:${root.key}`,
     kind: 'bundle',
     type: root.type,
     id: root.id,

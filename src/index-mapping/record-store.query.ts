@@ -86,11 +86,11 @@ export const fieldPageBody = (
 });
 
 /**
- * Which of the values (`keys` or `ids`) some document holds, among the documents that match none
+ * Which of the values (`keys`, `ids` or `hashes`) some document holds, among the documents that match none
  * of `excluded`: no hits, one bucket per value held (`held`).
  */
 export const heldValuesBody = (
-  field: 'keys' | 'ids',
+  field: 'keys' | 'ids' | 'hashes',
   values: readonly string[],
   excluded: readonly Record<string, unknown>[] = [],
 ): Record<string, unknown> => ({

@@ -10,8 +10,10 @@
  */
 import { type ChangeHandle, logChange } from '../engine/control.ts';
 import type { Engine } from '../engine/engine.ts';
-import { storedHashes } from '../engine/records.ts';
+import { heldHashes, storedHashes } from '../engine/records.ts';
 import { parseHashes, type StoreDocument } from '../index-mapping/record-store.document.ts';
+
+const keyOf = (entry: string) => entry.slice(0, entry.lastIndexOf('#'));
 
 export class ChangeSet {
   readonly keys = new Set<string>();
@@ -19,6 +21,8 @@ export class ChangeSet {
   /** The log entries written so far; marked done once the changes are published. */
   readonly logged: ChangeHandle[] = [];
   private unlogged: string[] = [];
+  /** `key#hash` of records that left a document: changes only if that content is nowhere at the end. */
+  private movedOut: string[] = [];
   private readonly engine: Engine;
   private readonly limit: number;
 
@@ -38,6 +42,7 @@ export class ChangeSet {
     this.all = true;
     this.keys.clear();
     this.unlogged = [];
+    this.movedOut = [];
   }
 
   /** Logs the keys added since the last call as pending (call before the store changes). */
@@ -48,16 +53,47 @@ export class ChangeSet {
     this.logged.push(await logChange(this.engine, keys));
   }
 
-  /** Notes, and logs, the records of the documents about to be written that differ from what those documents hold now. */
+  /**
+   * Notes, and logs, the records of the documents about to be written whose content the store does
+   * not hold. A record's content changed in its document is a change. A record new to a document
+   * is one only if no document holds that content already: an item that now brings a shared
+   * record first (a taxonomy term, an organization) bundles it without changing it. A record that
+   * left a document is settled at the end (settleMoved): a change only if its content is gone.
+   */
   async compare(docs: readonly StoreDocument[]): Promise<void> {
     if (this.all || docs.length === 0) return;
     const stored = await storedHashes(this.engine, [...new Set(docs.map((d) => d.key))]);
+    const arrived: string[] = [];
     for (const doc of docs) {
       const before = stored.get(doc.key);
       const now = parseHashes(doc.hashes);
-      for (const [key, hash] of now) if (before?.get(key) !== hash) this.add(key);
-      for (const key of before?.keys() ?? []) if (!now.has(key)) this.add(key);
+      for (const [key, hash] of now) {
+        const was = before?.get(key);
+        if (was === hash) continue;
+        if (was === undefined && hash !== '') arrived.push(`${key}#${hash}`);
+        else this.add(key);
+      }
+      for (const [key, hash] of before ?? []) {
+        if (now.has(key)) continue;
+        if (hash === '') this.add(key);
+        else this.movedOut.push(`${key}#${hash}`);
+      }
     }
+    if (this.movedOut.length > this.limit) this.everything();
+    if (arrived.length > 0 && !this.all) {
+      const held = await heldHashes(this.engine, arrived);
+      for (const entry of arrived) if (!held.has(entry)) this.add(keyOf(entry));
+    }
+    await this.log();
+  }
+
+  /** After every document is written (and a refresh): records that left a document and are nowhere now. */
+  async settleMoved(): Promise<void> {
+    const entries = [...new Set(this.movedOut)];
+    this.movedOut = [];
+    if (this.all || entries.length === 0) return;
+    const held = await heldHashes(this.engine, entries);
+    for (const entry of entries) if (!held.has(entry)) this.add(keyOf(entry));
     await this.log();
   }
 

@@ -357,6 +357,8 @@ export async function importSource(
     await writer.close();
     await reportRefused(writer.refused, log, source);
     await links.close();
+    await refreshRecords(engine);
+    await changes.settleMoved();
     if (steps.announcedDeletions.length > 0) {
       await applyDeletions(engine, steps.announcedDeletions, changes, log, source, options);
     }

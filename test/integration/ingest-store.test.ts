@@ -117,14 +117,28 @@ describe('an item imported again', () => {
   const again = createTestEngine('ingest-store-again');
   afterAll(() => dropTestIndices(again));
 
-  it('keeps only the records it carries now', async () => {
+  it('from the same source keeps only the records it carries now', async () => {
     await importSource(again, join(dir, 'a.json'));
     const { phones: _, ...withoutPhone } = service(1, 'Old Hall');
     await writeFile(join(dir, 'a2.json'), JSON.stringify([withoutPhone]));
-    await importSource(again, join(dir, 'a2.json'));
+    // The same feed published again (its name is the source, wherever the file now lies).
+    await importSource(again, join(dir, 'a2.json'), { sourceName: join(dir, 'a.json') });
     const keys = [...(await readAllRecords(again)).keys()];
     expect(keys).toContain('service:2d000000-0000-4000-8000-000000000001');
     expect(keys).not.toContain('phone:2b000000-0000-4000-8000-000000000001');
+  });
+
+  it('from another source adds up: the first source still provides the phone', async () => {
+    const other = createTestEngine('ingest-store-other');
+    try {
+      await importSource(other, join(dir, 'a.json'));
+      await importSource(other, join(dir, 'a2.json'));
+      expect([...(await readAllRecords(other)).keys()]).toContain(
+        'phone:2b000000-0000-4000-8000-000000000001',
+      );
+    } finally {
+      await dropTestIndices(other);
+    }
   });
 });
 

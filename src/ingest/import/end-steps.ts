@@ -28,8 +28,10 @@ export async function reportRefused(
   source: string,
 ): Promise<void> {
   for (const failure of refused) {
-    // A bundle (`item:type:id`) is reported as its item's record.
-    const key = failure.id.startsWith('item:') ? failure.id.slice('item:'.length) : failure.id;
+    // A bundle (`item:<source tag>:type:id`) is reported as its item's record.
+    const key = failure.id.startsWith('item:')
+      ? failure.id.slice(failure.id.indexOf(':', 'item:'.length) + 1)
+      : failure.id;
     const [type, id] = [key.slice(0, key.indexOf(':')), key.slice(key.indexOf(':') + 1)];
     log.summary.records -= 1;
     log.typeCounts(type).imported -= 1;

@@ -68,7 +68,8 @@ describe('withoutRecords', () => {
 
   it('keeps the bundle id and drops the records, their keys, ids, types, parents and hashes', () => {
     const kept = withoutRecords(bundle, new Set(['phone:p1', 'service:s1']))!;
-    expect(kept.key).toBe('item:service:s1');
+    expect(kept.key).toBe(bundle.key);
+    expect(kept.key).toMatch(/^item:[0-9a-f]{10}:service:s1$/);
     expect(kept.keys).toEqual(['location:l1']);
     expect(kept.ids).toEqual(['l1']);
     expect(kept.types).toEqual(['location']);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  sourceTag,
   toBundleDocument,
   toRecordStoreDocument,
   toSingleDocument,
@@ -30,7 +31,7 @@ describe('store documents', () => {
   it('bundle the records of one item under the item, and give them back as they were', () => {
     const bundle = toBundleDocument([service, phone, area], 7);
     expect(bundle).toMatchObject({
-      key: 'item:service:s1',
+      key: `item:${sourceTag(service.source)}:service:s1`,
       kind: 'bundle',
       run: 7,
       keys: ['service:s1', 'phone:p1', 'service_area:a1'],
@@ -40,6 +41,12 @@ describe('store documents', () => {
     });
     expect(new Set(bundle.parent_ids)).toEqual(new Set(['o1', 's1']));
     expect(unpackDocument(bundle)).toEqual([service, phone, area]);
+  });
+
+  it("keep each source's bundle of an item apart", () => {
+    const other = toBundleDocument([{ ...service, source: 'other-feed' }], 7);
+    expect(other.key).not.toBe(toBundleDocument([service], 7).key);
+    expect(other.key).toMatch(/^item:[0-9a-f]{10}:service:s1$/);
   });
 
   it('keep a single record whole, marked when it wins over bundled copies', () => {
