@@ -149,19 +149,31 @@ async function measureChanges(): Promise<Record<string, unknown>> {
     });
     const thousandMs = performance.now() - t;
 
-    // 3. The same 1,000 deleted: the source now provides only the last one, with --sync.
+    // 3. A feed of its own adds 1,001 services (another generator seed: new ids throughout), then
+    // comes back with only one of them, with --sync: 1,000 services deleted.
+    const { generateDataset } = await import('../../src/ingest/synthetic/generate.ts');
+    const feed = [...generateDataset({ services: 1001, seed: 'bench-feed' }).services()] as ServiceFull[];
+    const feedFile = join(work, 'feed.json');
+    await writeFile(feedFile, JSON.stringify(feed));
+    t = performance.now();
+    const added = await importAndReindex(engine, feedFile, {
+      bulk,
+      reportFile: report,
+      sourceName: 'bench-feed',
+    });
+    const addMs = performance.now() - t;
     const before = await hits(alias, { match_all: {} });
     const keepFile = join(work, 'keep.json');
-    await writeFile(keepFile, JSON.stringify([chosen[1000]]));
+    await writeFile(keepFile, JSON.stringify([feed[1000]]));
     t = performance.now();
     const sync = await importAndReindex(engine, keepFile, {
       bulk,
       reportFile: report,
-      sourceName: 'bench-changes',
+      sourceName: 'bench-feed',
       sync: true,
     });
     const syncMs = performance.now() - t;
-    const gone = renamed.slice(0, 1000).map((s) => s.id);
+    const gone = feed.slice(0, 1000).map((s) => s.id);
     const after = await hits(alias, { match_all: {} });
     const stillServed =
       (await hits(alias, { ids: { values: gone } })) +
@@ -181,6 +193,7 @@ async function measureChanges(): Promise<Record<string, unknown>> {
         locations: locations.size,
         ratio_to_full_reindex: thousandMs / fullReindexMs,
       },
+      add_feed: { ms: addMs, publish: added.publish ?? null, reindexed: added.reindex !== undefined },
       sync_delete: {
         ms: syncMs,
         removed: sync.import.summary.removed,

@@ -411,6 +411,21 @@ export const heldOutsideStale = (engine: Engine, keys: readonly string[], source
     staleDocumentsExclusions(source, run),
   );
 
+/** The same for `key#hash` entries: the very content is still held outside the stale documents. */
+export const contentHeldOutsideStale = (
+  engine: Engine,
+  entries: readonly string[],
+  source: string,
+  run: number,
+) =>
+  heldValues(
+    engine,
+    'hashes',
+    entries,
+    'check record contents held by other sources',
+    staleDocumentsExclusions(source, run),
+  );
+
 /** The record keys held by each document holding records of a type, page by page (no sources read). */
 export const scanKeysHolding = (engine: Engine, type: string, snapshot: Snapshot) =>
   scanField(engine, 'read record keys', holdingTypeQuery(type), 'keys', snapshot);

@@ -8,6 +8,7 @@ import type { BulkFailure } from '../../engine/bulk.ts';
 import { createBulkWriter } from '../../engine/bulk.ts';
 import type { Engine } from '../../engine/engine.ts';
 import {
+  contentHeldOutsideStale,
   heldOutsideStale,
   recordsIndex,
   refreshRecords,
@@ -108,20 +109,25 @@ export async function syncSource(
   }
   await refreshRecords(engine);
   const staleKeys = new Set<string>();
+  const staleContents = new Set<string>();
   const staleDocuments: string[] = [];
   for await (const page of scanStaleDocuments(engine, name, run)) {
     for (const doc of page) {
       for (const key of doc.keys) staleKeys.add(key);
+      for (const entry of doc.hashes ?? []) staleContents.add(entry);
       staleDocuments.push(doc.key);
     }
   }
   if (staleKeys.size === 0) return;
-  // Held by a document of another source, or written by this run: still provided.
+  // Held by a document of another source, or written by this run: still provided; and unchanged
+  // when that copy says the same as the stale one (a shared term, an organization).
   const kept = await heldOutsideStale(engine, [...staleKeys], name, run);
+  const same = await contentHeldOutsideStale(engine, [...staleContents], name, run);
+  const unchanged = new Set([...same].map((entry) => entry.slice(0, entry.lastIndexOf('#'))));
   let removed = 0;
   for (const key of staleKeys) {
-    changes.add(key);
     if (!kept.has(key)) removed += 1;
+    if (!kept.has(key) || !unchanged.has(key)) changes.add(key);
   }
   // Logged before the store changes: a run killed after is published by the next.
   await changes.log();
