@@ -14,7 +14,7 @@ export type AppDeps = {
   logger: Logger;
   /** The clock; tests may fix it. */
   now: () => Date;
-  /** Reindex jobs behind POST /admin/reindex (the admin routes exist only with ADMIN_TOKEN set). */
+  /** Reindex jobs behind POST /admin/reindex (the admin routes exist only with a token of the admin scope). */
   jobs?: ReindexJobs;
   /** Dump slots; by default built from the configuration's DUMP_* limits. */
   dumps?: Dumps;

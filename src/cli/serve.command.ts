@@ -1,6 +1,7 @@
 import { serve } from '@hono/node-server';
 import { stopEngine } from '../../engine/local-engine.ts';
 import { createApp } from '../api/app.ts';
+import { parseTokens } from '../api/auth.ts';
 import { createGeocoder } from '../api/geocoding.ts';
 import { createEngine } from '../engine/index.ts';
 import { createReindexJobs } from '../ingest/reindex-jobs.ts';
@@ -35,7 +36,10 @@ export async function serveCommand(options: ServeOptions) {
     logger,
   );
   const geocoder = createGeocoder(config, engine, logger);
-  const jobs = config.ADMIN_TOKEN ? createReindexJobs(runtime.engine) : undefined;
+  // Admin reindex jobs exist when some token may start them (ADMIN_TOKEN, or API_TOKENS' admin scope).
+  const jobs = parseTokens(config.API_TOKENS, config.ADMIN_TOKEN).some((t) => t.scopes.includes('admin'))
+    ? createReindexJobs(runtime.engine)
+    : undefined;
   const app = createApp({
     config,
     engine,

@@ -44,8 +44,9 @@ describe('a method a path does not take', () => {
     for (const [method, path, allow] of [
       ['PUT', '/services', 'GET, HEAD, POST, OPTIONS'],
       ['DELETE', '/organizations', 'GET, HEAD, POST, OPTIONS'],
-      ['POST', `/services/${generated[1]!.id}`, 'GET, HEAD, OPTIONS'],
-      ['PATCH', '/taxonomy_terms/not-even-a-uuid', 'GET, HEAD, OPTIONS'],
+      // Records take writes too (the write API).
+      ['POST', `/services/${generated[1]!.id}`, 'GET, HEAD, PUT, DELETE, OPTIONS'],
+      ['PATCH', '/taxonomy_terms/not-even-a-uuid', 'GET, HEAD, PUT, DELETE, OPTIONS'],
       ['POST', '/', 'GET, HEAD, OPTIONS'],
     ] as const) {
       const res = await app.request(path, { method });
