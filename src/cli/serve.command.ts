@@ -4,7 +4,8 @@ import { createApp } from '../api/app.ts';
 import { parseTokens } from '../api/auth.ts';
 import { createGeocoder } from '../api/geocoding.ts';
 import { createEngine } from '../engine/index.ts';
-import { createReindexJobs } from '../ingest/reindex-jobs.ts';
+import { createReindexJobs } from './reindex-jobs.ts';
+import { createRecordWrites } from '../ingest/write.ts';
 import { openRuntime } from './runtime.ts';
 
 export type ServeOptions = {
@@ -47,6 +48,8 @@ export async function serveCommand(options: ServeOptions) {
     logger,
     now: () => new Date(),
     ...(jobs ? { jobs } : {}),
+    // Writes take the runtime's handle too: an import and a publish, not a read.
+    writes: createRecordWrites(runtime.engine),
   });
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
     const url = `http://localhost:${info.port}`;

@@ -307,3 +307,30 @@ export function deleteRecord(engine: Engine, request: WriteRequest): Promise<Wri
     return { created: false, changed: result.keys.size, notes: [], audit };
   });
 }
+
+/**
+ * The write API's side of these functions (src/api/record-writes.ts RecordWrites, matched by
+ * shape: api and ingest do not import each other), wired in by the server command.
+ */
+export function createRecordWrites(engine: Engine) {
+  const outcome = async <T>(work: () => Promise<T>) => {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof WriteRejectedError) return { kind: 'rejected' as const, issues: error.issues };
+      if (error instanceof PreconditionFailedError) return { kind: 'precondition-failed' as const };
+      throw error;
+    }
+  };
+  return {
+    put: (request: WriteRequest, body: unknown) =>
+      outcome(async () => {
+        const result = await putRecord(engine, request, body);
+        return { kind: 'written' as const, created: result.created };
+      }),
+    delete: (request: WriteRequest) =>
+      outcome(async () =>
+        (await deleteRecord(engine, request)) ? { kind: 'deleted' as const } : { kind: 'not-found' as const },
+      ),
+  };
+}

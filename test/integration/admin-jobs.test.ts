@@ -4,7 +4,7 @@ import { createGeocoder } from '../../src/api/geocoding.ts';
 import type { ReindexJob, ReindexJobs } from '../../src/api/jobs.ts';
 import { importSource } from '../../src/ingest/import.ts';
 import { reindex } from '../../src/ingest/reindex.ts';
-import { createReindexJobs } from '../../src/ingest/reindex-jobs.ts';
+import { createReindexJobs } from '../../src/cli/reindex-jobs.ts';
 import {
   createTestApp,
   createTestEngine,

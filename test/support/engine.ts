@@ -9,6 +9,7 @@ import { createApp } from '../../src/api/app.ts';
 import { createGeocoder } from '../../src/api/geocoding.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { createEngine, type Engine } from '../../src/engine/index.ts';
+import { createRecordWrites } from '../../src/ingest/write.ts';
 
 export const testLogger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
@@ -45,5 +46,13 @@ export function createTestApp(
   now = () => new Date(),
 ) {
   const config = testConfig(overrides);
-  return createApp({ config, engine, geocoder: createGeocoder(config, engine), logger: testLogger, now });
+  // Wired as the server command wires it: writes go through the import and the incremental publish.
+  return createApp({
+    config,
+    engine,
+    geocoder: createGeocoder(config, engine),
+    logger: testLogger,
+    now,
+    writes: createRecordWrites(engine),
+  });
 }

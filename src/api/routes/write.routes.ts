@@ -4,7 +4,7 @@
  * of the `write` scope (auth.ts). A PUT body is the record as `GET /{resource}/{id}` serves it; it
  * is checked as an import checks a feed (same schemas, same leniency, the import report's issues
  * in the 400's `errors[]`), written through the import and published incrementally
- * (src/ingest/write.ts), so every read endpoint serves it when the answer comes. The answer is the
+ * (src/ingest/write.ts, given as AppDeps.writes), so every read endpoint serves it when the answer comes. The answer is the
  * record as now served, with its ETag. `If-Match` (the ETag of the plain `GET /{resource}/{id}`)
  * makes a write conditional: 412 when the record changed meanwhile; `If-None-Match: *` creates
  * only. Writes are rate limited per token (WRITE_RATE_LIMIT a minute).
@@ -15,7 +15,6 @@
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { rateLimiter } from 'hono-rate-limiter';
-import type { RecordType } from '../../hsds/index.ts';
 import {
   organizationFullSchema,
   serviceAtLocationFullSchema,
@@ -23,8 +22,6 @@ import {
   taxonomyFullSchema,
   taxonomyTermFullSchema,
 } from '../../hsds/index.ts';
-import type { Issue } from '../../ingest/flatten.ts';
-import { deleteRecord, PreconditionFailedError, putRecord, WriteRejectedError } from '../../ingest/write.ts';
 import type { App, AppEnv } from '../app.ts';
 import { type ApiToken, type AuthEnv, requireScope } from '../auth.ts';
 import { tagListed } from '../http-cache.ts';
@@ -35,10 +32,11 @@ import {
   problemResponse,
   problemSchema,
 } from '../problem.ts';
+import type { WritableType, WriteIssue, WriteOutcome, WriteRequest } from '../record-writes.ts';
 
 type Writable = {
   path: string;
-  type: RecordType;
+  type: WritableType;
   schema: z.ZodType;
   noun: string;
   example: string;
@@ -83,7 +81,7 @@ const writables: Writable[] = [
 ];
 
 /** An import issue as one entry of a problem's `errors[]`. */
-const asError = (issue: Issue): ParameterError => ({
+const asError = (issue: WriteIssue): ParameterError => ({
   parameter: issue.path || '(body)',
   in: 'body',
   reason: issue.reason,
@@ -229,9 +227,35 @@ export function registerWriteRoutes(app: App, tokens: readonly ApiToken[]) {
       };
     };
 
-    app.put(path, async (c) => {
-      const { engine } = c.get('deps');
+    const writesOf = (c: Context<AppEnv>) => {
+      const { writes } = c.get('deps');
+      if (!writes) throw new ApiProblem(503, 'this server takes no writes');
+      return writes;
+    };
+    const requestOf = (c: Context<AppEnv>, id: string): WriteRequest => {
+      const check = precondition(c, id);
       const token = (c as unknown as Context<AuthEnv>).get('token');
+      return { type: w.type, id, actor: token.name, ...(check ? { precondition: check } : {}) };
+    };
+    const refused = (outcome: WriteOutcome, id: string) => {
+      if (outcome.kind === 'rejected') {
+        const detail = outcome.issues.map((i) => `${i.path || '(body)'}: ${i.reason}`).join('; ');
+        return new ApiProblem(400, `the ${w.noun} was not written: ${detail}`, {
+          errors: outcome.issues.map(asError),
+          type: 'invalid-record',
+        });
+      }
+      if (outcome.kind === 'precondition-failed') {
+        return new ApiProblem(
+          412,
+          `the ${w.noun} ${id} changed since the version named in If-Match (or exists, with If-None-Match: *)`,
+        );
+      }
+      if (outcome.kind === 'not-found') return new ApiProblem(404, `no ${w.noun} ${id}`);
+      return undefined;
+    };
+
+    app.put(path, async (c) => {
       const id = c.req.param('id') ?? '';
       let body: unknown;
       try {
@@ -241,59 +265,27 @@ export function registerWriteRoutes(app: App, tokens: readonly ApiToken[]) {
           errors: [{ parameter: '(body)', in: 'body', reason: 'must be a JSON object' }],
         });
       }
-      const check = precondition(c, id);
-      try {
-        const result = await putRecord(
-          engine,
-          { type: w.type, id, actor: token.name, ...(check ? { precondition: check } : {}) },
-          body,
-        );
-        const res = await served(app, c, `${w.path}/${encodeURIComponent(id)}`);
-        if (!res) throw new ApiProblem(503, 'the record was written but is not served yet; try GET shortly');
-        const headers: Record<string, string> = { 'content-type': 'application/json' };
-        for (const name of ['etag', 'last-modified']) {
-          const value = res.headers.get(name);
-          if (value) headers[name] = value;
-        }
-        if (result.created) headers.location = `${w.path}/${encodeURIComponent(id)}`;
-        return c.body(await res.text(), result.created ? 201 : 200, headers);
-      } catch (error) {
-        if (error instanceof WriteRejectedError) {
-          throw new ApiProblem(400, `the ${w.noun} was not written: ${error.message}`, {
-            errors: error.issues.map(asError),
-            type: 'invalid-record',
-          });
-        }
-        if (error instanceof PreconditionFailedError) {
-          throw new ApiProblem(
-            412,
-            `the ${w.noun} ${id} changed since the version named in If-Match (or exists, with If-None-Match: *)`,
-          );
-        }
-        throw error;
+      const outcome = await writesOf(c).put(requestOf(c, id), body);
+      const problem = refused(outcome, id);
+      if (problem) throw problem;
+      const created = outcome.kind === 'written' && outcome.created;
+      const res = await served(app, c, `${w.path}/${encodeURIComponent(id)}`);
+      if (!res) throw new ApiProblem(503, 'the record was written but is not served yet; try GET shortly');
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      for (const name of ['etag', 'last-modified']) {
+        const value = res.headers.get(name);
+        if (value) headers[name] = value;
       }
+      if (created) headers.location = `${w.path}/${encodeURIComponent(id)}`;
+      return c.body(await res.text(), created ? 201 : 200, headers);
     });
 
     app.delete(path, async (c) => {
-      const { engine } = c.get('deps');
-      const token = (c as unknown as Context<AuthEnv>).get('token');
       const id = c.req.param('id') ?? '';
-      const check = precondition(c, id);
-      try {
-        const result = await deleteRecord(engine, {
-          type: w.type,
-          id,
-          actor: token.name,
-          ...(check ? { precondition: check } : {}),
-        });
-        if (!result) throw new ApiProblem(404, `no ${w.noun} ${id}`);
-        return c.body(null, 204);
-      } catch (error) {
-        if (error instanceof PreconditionFailedError) {
-          throw new ApiProblem(412, `the ${w.noun} ${id} changed since the version named in If-Match`);
-        }
-        throw error;
-      }
+      const outcome = await writesOf(c).delete(requestOf(c, id));
+      const problem = refused(outcome, id);
+      if (problem) throw problem;
+      return c.body(null, 204);
     });
   }
 }
