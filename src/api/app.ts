@@ -1,6 +1,6 @@
 /**
  * createApp(deps): the whole HTTP API as a Hono app, with no side effects (STYLE.md 1). The server
- * (src/cli/serve.ts) reads configuration, builds the dependencies and serves it; tests call
+ * (src/cli/serve.command.ts) reads configuration, builds the dependencies and serves it; tests call
  * `app.request(...)` on an app built with test dependencies.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';

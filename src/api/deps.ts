@@ -13,8 +13,6 @@ export type AppDeps = {
   /** Turns `postcode` into a centroid (see geocoding.ts for the production chain). */
   geocoder: GeocoderChain;
   logger: Logger;
-  /** The clock; tests may fix it. */
-  now: () => Date;
   /** Reindex jobs behind POST /admin/reindex (the admin routes exist only with a token of the admin scope). */
   jobs?: ReindexJobs;
   /** The write API's writes (src/ingest/write.ts); without them every write is a 503. */

@@ -4,8 +4,8 @@ import { createApp } from '../api/app.ts';
 import { parseTokens } from '../api/auth.ts';
 import { createGeocoder } from '../api/geocoding.ts';
 import { createEngine } from '../engine/index.ts';
-import { createReindexJobs } from './reindex-jobs.ts';
 import { createRecordWrites } from '../ingest/write.ts';
+import { createReindexJobs } from './reindex-jobs.ts';
 import { openRuntime } from './runtime.ts';
 
 export type ServeOptions = {
@@ -46,7 +46,6 @@ export async function serveCommand(options: ServeOptions) {
     engine,
     geocoder,
     logger,
-    now: () => new Date(),
     ...(jobs ? { jobs } : {}),
     // Writes take the runtime's handle too: an import and a publish, not a read.
     writes: createRecordWrites(runtime.engine),

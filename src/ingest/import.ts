@@ -17,7 +17,7 @@
  * spooled to a file.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { BulkWriterOptions } from '../engine/bulk.ts';
@@ -120,13 +120,6 @@ export function openSource(
     });
   }
   return kind === 'tabular' ? readTabularSource(location) : readJsonSource(location);
-}
-
-/** Total size of a file source, for progress; undefined for remote sources. */
-export async function sourceSize(location: string): Promise<number | undefined> {
-  if (isUrl(location)) return undefined;
-  const info = await stat(location);
-  return info.isFile() ? info.size : undefined;
 }
 
 /** Items read, flattened and checked for repeats together (their "maybe"s settled at once). */

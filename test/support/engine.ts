@@ -40,11 +40,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
  * An app on the test engine. The geocoder chain is the production one built from the config, so a
  * test points POSTCODES_IO_URL at a fake postcodes.io server (test/support/fake-postcodes-io.ts).
  */
-export function createTestApp(
-  engine: Engine,
-  overrides: Record<string, string> = {},
-  now = () => new Date(),
-) {
+export function createTestApp(engine: Engine, overrides: Record<string, string> = {}) {
   const config = testConfig(overrides);
   // Wired as the server command wires it: writes go through the import and the incremental publish.
   return createApp({
@@ -52,7 +48,6 @@ export function createTestApp(
     engine,
     geocoder: createGeocoder(config, engine),
     logger: testLogger,
-    now,
     writes: createRecordWrites(engine),
   });
 }
