@@ -29,7 +29,7 @@ import { createEngine, type Engine } from '../src/engine/index.ts';
 import { pageWindow, partitionStream, streamOrder } from '../src/index-mapping/search.query.ts';
 import { buildServiceSearch } from '../src/index-mapping/service-search.query.ts';
 import { writeReadIndices } from '../src/ingest/read-indices.writer.ts';
-import { generateDataset } from '../src/ingest/synthetic/generate.ts';
+import { generateDataset } from '../src/synthetic/generate.ts';
 import { benchSearchExtensions } from './lib/search-extensions.bench.ts';
 import { benchWrites } from './lib/writes.bench.ts';
 

@@ -150,7 +150,7 @@ async function measureChanges(): Promise<Record<string, unknown>> {
 
     // 3. A feed of its own adds 1,001 services (another generator seed: new ids throughout), then
     // comes back with only one of them, with --sync: 1,000 services deleted.
-    const { generateDataset } = await import('../../src/ingest/synthetic/generate.ts');
+    const { generateDataset } = await import('../../src/synthetic/generate.ts');
     const feed = [...generateDataset({ services: 1001, seed: 'bench-feed' }).services()] as ServiceFull[];
     const { result: added, ms: addMs } = await timedImport('feed.json', feed, 'bench-feed');
     const before = await hits(alias, { match_all: {} });

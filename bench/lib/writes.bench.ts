@@ -19,8 +19,8 @@ import { join } from 'node:path';
 import { newToken } from '../../src/api/auth.ts';
 import type { Engine } from '../../src/engine/index.ts';
 import { importAndReindex } from '../../src/ingest/pipeline.ts';
-import { generateDataset } from '../../src/ingest/synthetic/generate.ts';
-import { writeDataset } from '../../src/ingest/synthetic/write-dataset.ts';
+import { generateDataset } from '../../src/synthetic/generate.ts';
+import { writeDataset } from '../../src/synthetic/write-dataset.ts';
 
 type Measured = { latencies: number[]; seconds: number };
 

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceFull } from '../../src/hsds/index.ts';
-import { generateDataset } from '../../src/ingest/synthetic/generate.ts';
+import { generateDataset } from '../../src/synthetic/generate.ts';
 import { expectProblem, getJson, type JsonObject } from '../support/api-requests.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
 import { seedReadIndices } from '../support/seed.ts';

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newToken } from '../../src/api/auth.ts';
 import type { ServiceFull } from '../../src/hsds/index.ts';
 import { importAndReindex } from '../../src/ingest/pipeline.ts';
-import { generateDataset } from '../../src/ingest/synthetic/generate.ts';
+import { generateDataset } from '../../src/synthetic/generate.ts';
 import { expectProblem, getJson, getNdjson, getPage, type JsonObject } from '../support/api-requests.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
 import { assertHsds } from '../support/hsds-validator.ts';

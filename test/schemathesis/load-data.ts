@@ -11,7 +11,7 @@ import { loadConfig } from '../../src/config.ts';
 import { createEngine } from '../../src/engine/index.ts';
 import type { ServiceFull, TaxonomyFull, TaxonomyTermFull } from '../../src/hsds/index.ts';
 import { importAndReindex } from '../../src/ingest/pipeline.ts';
-import { generateDataset } from '../../src/ingest/synthetic/generate.ts';
+import { generateDataset } from '../../src/synthetic/generate.ts';
 
 const config = loadConfig(process.env);
 if (!config.OPENSEARCH_URL) throw new Error('OPENSEARCH_URL is required');

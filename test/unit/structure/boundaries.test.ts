@@ -41,6 +41,7 @@ describe('imports run one way: hsds <- geo <- index-mapping <- engine <- {ingest
     ['src/index-mapping/probe.ts', '../engine/records.ts'],
     ['src/geo/probe.ts', '../index-mapping/fields.ts'],
     ['src/hsds/probe.ts', '../geo/postcode.ts'],
+    ['src/synthetic/probe.ts', '../ingest/flatten.ts'],
   ])('refuses %s importing %s', (path, from) => {
     expect(lint(path, from)).toHaveLength(1);
   });
@@ -51,6 +52,7 @@ describe('imports run one way: hsds <- geo <- index-mapping <- engine <- {ingest
     ['src/engine/probe.ts', '../index-mapping/fields.ts'],
     ['src/cli/probe.ts', '../ingest/write.ts'],
     ['src/cli/probe.ts', '../api/app.ts'],
+    ['src/synthetic/probe.ts', '../hsds/index.ts'],
   ])('lets %s import %s', (path, from) => {
     expect(lint(path, from)).toEqual([]);
   });
