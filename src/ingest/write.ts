@@ -124,12 +124,11 @@ export function validateBody(type: RecordType, id: string, body: unknown) {
   // The server stamps `last_modified` (the time of the write that changed the service, import.ts's
   // rule): a copy of the old stamp sent back in the body is not kept.
   if (type === 'service') delete record.last_modified;
-  if (type === 'organization' && Array.isArray(record.services)) {
-    for (const service of record.services) {
-      if (typeof service === 'object' && service !== null)
-        delete (service as Record<string, unknown>).last_modified;
-    }
-  }
+  // Read-only in a write: an organization's `services` (GET serves them brief: written back, they
+  // would replace the services' other fields) and a service_at_location's `service`. Services are
+  // written through /services/{id}.
+  if (type === 'organization') delete record.services;
+  if (type === 'service_at_location') delete record.service;
   const flattened = flattenNested(type, record, WRITE_ORIGIN);
   const errors = flattened.issues.filter((i) => i.severity === 'error');
   if (errors.length > 0 || flattened.rejected.length > 0) throw new WriteRejectedError(errors);
