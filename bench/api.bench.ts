@@ -36,6 +36,9 @@ const WARMUP_SECONDS = 3;
 const ROUNDS = 3;
 const CONNECTIONS = 16;
 const PREFIX = process.env.BENCH_PREFIX ?? 'bench-api';
+// BENCH_ONLY=search: the search extensions alone (search with and without the vocabulary in
+// turns, /suggest), skipping the other scenarios and the dumps: a short run on a shared machine.
+const ONLY_SEARCH = process.env.BENCH_ONLY === 'search';
 const ENGINE_PORT = Number(process.env.ENGINE_PORT ?? 9200);
 // The API runs as operators run it, `npx hsds serve` (bin/hsds.js: Node 24 with
 // --max-semi-space-size=8 --max-old-space-size=256). BENCH_API_NODE_FLAGS="..." runs
@@ -339,6 +342,19 @@ async function engineDump(engineUrl: string, index: string, source: readonly str
   return { lines: counts.reduce((a, b) => a + b, 0), bytes, seconds: (performance.now() - started) / 1000 };
 }
 
+function writeResults(results: { rows: Row[]; dumps?: unknown[]; verdicts: Record<string, number> }) {
+  mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
+  const file = new URL(
+    `./results/api-${new Date().toISOString().replaceAll(':', '-')}.json`,
+    import.meta.url,
+  );
+  writeFileSync(
+    file,
+    `${JSON.stringify({ services: SERVICES, seconds: SECONDS, connections: CONNECTIONS, apiCommand: API_COMMAND.join(' '), loadAverage: loadavg(), only: ONLY_SEARCH ? 'search' : undefined, ...results }, null, 2)}\n`,
+  );
+  log(`results written to ${file.pathname}`);
+}
+
 async function main() {
   const engineHandle = await openEngine();
   const engine = createEngine(
@@ -427,7 +443,7 @@ async function main() {
     ];
 
     const rows: Row[] = [];
-    for (const scenario of scenarios) {
+    for (const scenario of ONLY_SEARCH ? [] : scenarios) {
       await run(scenario.api, WARMUP_SECONDS);
       await run(scenario.engine, WARMUP_SECONDS);
       // The API and the engine take turns, so a burst of load from elsewhere on a shared machine
@@ -465,6 +481,13 @@ async function main() {
       row('/suggest?q=', 'api', extensions.suggest),
     );
 
+    if (ONLY_SEARCH) {
+      rss.stop();
+      console.table(rows);
+      console.table(vocabularyVerdicts(rows));
+      writeResults({ rows, verdicts: vocabularyVerdicts(rows) });
+      return;
+    }
     rss.takeWindowPeak();
     const apiDump = await dump(`${apiUrl}/services?format=ndjson`);
     const apiDumpRss = rss.takeWindowPeak();
@@ -518,16 +541,7 @@ async function main() {
     console.table(rows);
     console.table(dumps.map((d) => ({ ...d, seconds: Math.round(d.seconds * 100) / 100 })));
     console.table(verdicts);
-    mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-    const file = new URL(
-      `./results/api-${new Date().toISOString().replaceAll(':', '-')}.json`,
-      import.meta.url,
-    );
-    writeFileSync(
-      file,
-      `${JSON.stringify({ services: SERVICES, seconds: SECONDS, connections: CONNECTIONS, apiCommand: API_COMMAND.join(' '), loadAverage: loadavg(), rows, dumps, verdicts }, null, 2)}\n`,
-    );
-    log(`results written to ${file.pathname}`);
+    writeResults({ rows, dumps, verdicts });
   } finally {
     api?.kill('SIGTERM');
     await engine.close();

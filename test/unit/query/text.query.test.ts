@@ -148,7 +148,9 @@ describe('textQuery', () => {
     const plain = textQuery('somewhere to sleep', { ...SERVICE_TEXT_FIELDS, vocabulary: undefined }) as {
       bool: { must: Bool[] };
     };
-    expect((plain.bool.must[0] as Bool).bool.should[1]!.multi_match.fields).toEqual(SERVICE_TEXT_FIELDS.stemmed);
+    expect((plain.bool.must[0] as Bool).bool.should[1]!.multi_match.fields).toEqual(
+      SERVICE_TEXT_FIELDS.stemmed,
+    );
   });
 
   it('does not count stop words and filler words among the words required', () => {
