@@ -95,6 +95,7 @@ describe('textQuery', () => {
                             "operator": "and",
                             "prefix_length": 0,
                             "query": "counselling",
+                            "tie_breaker": 0.6,
                             "type": "best_fields",
                           },
                         },
