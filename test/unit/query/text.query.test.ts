@@ -143,7 +143,12 @@ describe('textQuery', () => {
     type Bool = { bool: { should: { multi_match: { fields: string[] } }[] } };
     const query = textQuery('somewhere to sleep', SERVICE_TEXT_FIELDS) as { bool: { must: Bool[] } };
     const together = (query.bool.must[0] as Bool).bool.should[1]!;
-    expect(together.multi_match.fields).toEqual(['name^4', 'taxonomy_term_names^2', 'description']);
+    expect(together.multi_match.fields).toEqual([
+      'name^4',
+      'taxonomy_term_names^2',
+      'description',
+      'taxonomy_term_descriptions^0.3',
+    ]);
     expect(together.multi_match.fields.length).toBeLessThan(SERVICE_TEXT_FIELDS.stemmed.length);
     // Without its own list, a kind of record uses its stemmed fields.
     const plain = textQuery('somewhere to sleep', { ...SERVICE_TEXT_FIELDS, vocabulary: undefined }) as {
