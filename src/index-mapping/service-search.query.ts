@@ -50,12 +50,7 @@ export const SERVICE_TEXT_FIELDS: TextFields = {
   // arrears" in a term's description); not the organization's or alternate names, so fewer
   // expansions (judged set: the same score as all six fields, lay_need 0.876 -> 0.880 with the
   // term descriptions).
-  vocabulary: [
-    `${F.name}^4`,
-    `${F.taxonomyTermNames}^2`,
-    F.description,
-    `${F.taxonomyTermDescriptions}^0.3`,
-  ],
+  vocabulary: [`${F.name}^4`, `${F.taxonomyTermNames}^2`, F.description, `${F.taxonomyTermDescriptions}^0.3`],
 };
 
 export type ServiceFilters = {

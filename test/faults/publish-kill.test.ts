@@ -88,7 +88,9 @@ describe('an incremental publish killed midway', () => {
       // The engine finishes the bulk request it was handed, and each index shows it at its own
       // next refresh (within a second): readers may see one index a moment before the other.
       // What is asserted is what stays served once the engine has settled.
-      await fetch(`${engineUrl()}/_tasks?actions=indices:data/write/bulk*&wait_for_completion=true&timeout=60s`);
+      await fetch(
+        `${engineUrl()}/_tasks?actions=indices:data/write/bulk*&wait_for_completion=true&timeout=60s`,
+      );
       await fetch(`${engineUrl()}/${prefix}-*/_refresh`, { method: 'POST' });
 
       const api = await startApi(env);
