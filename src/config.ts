@@ -125,6 +125,34 @@ export const configSchema = z.object({
   PUBLISHER_WEBSITE: optionalUrl,
   PUBLISHER_EMAIL: z.preprocess((v) => (v === '' ? undefined : v), z.email().optional()),
   ADMIN_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(16).optional()),
+  API_TOKENS: z
+    .string()
+    .default('')
+    .describe(
+      'Write API tokens, hashed: `name:scope+scope:sha256hex` entries separated by commas or newlines (scopes: write, admin). `hsds token NAME` makes one.',
+    ),
+  WRITE_MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 * 1024 * 1024)
+    .default(1024 * 1024)
+    .describe('The largest body a write (PUT) takes (bytes): a service with all it nests.'),
+  WRITE_RATE_LIMIT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .default(600)
+    .describe('Writes (PUT, DELETE) allowed per token per minute.'),
+  CACHE_CONTROL_LISTS: z
+    .string()
+    .default('public, max-age=60')
+    .describe('The Cache-Control header of list responses (`no-store` to forbid caching).'),
+  CACHE_CONTROL_RECORDS: z
+    .string()
+    .default('public, max-age=0, must-revalidate')
+    .describe('The Cache-Control header of `{id}` responses (they carry ETag and Last-Modified).'),
   DEFAULT_PER_PAGE: z.coerce.number().int().min(1).max(1000).default(50),
   MAX_PER_PAGE: z.coerce.number().int().min(1).max(1000).default(1000),
   MAX_BODY_BYTES: z.coerce

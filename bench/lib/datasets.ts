@@ -12,8 +12,8 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { generateDataset } from '../../src/ingest/synthetic/generate.ts';
-import { writeDataset } from '../../src/ingest/synthetic/write-dataset.ts';
+import { generateDataset } from '../../src/synthetic/generate.ts';
+import { writeDataset } from '../../src/synthetic/write-dataset.ts';
 
 const dataDir = new URL('../.data/', import.meta.url).pathname;
 

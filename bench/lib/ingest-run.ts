@@ -98,19 +98,26 @@ async function measureChanges(): Promise<Record<string, unknown>> {
       if (chosen.length >= 1001 && organizations.size >= 300) break;
     }
 
+    /** Writes `records` as a feed file and imports it as `sourceName`: the result and its time. */
+    const timedImport = async (name: string, records: unknown, sourceName: string, sync = false) => {
+      const file = join(work, name);
+      await writeFile(file, JSON.stringify(records));
+      const started = performance.now();
+      const result = await importAndReindex(engine, file, {
+        bulk,
+        reportFile: report,
+        sourceName,
+        ...(sync ? { sync } : {}),
+      });
+      return { result, ms: performance.now() - started, started };
+    };
+
     // 1. One service renamed, five times.
     const one: { served_ms: number; searchable_ms: number; publish_ms: number }[] = [];
     for (let i = 1; i <= 5; i++) {
       const token = `Zq${i}renamed${Date.now() % 100000}`;
       const service = { ...single!, name: `${token} ${single!.name}` };
-      const file = join(work, `single-${i}.json`);
-      await writeFile(file, JSON.stringify([service]));
-      const started = performance.now();
-      const done = await importAndReindex(engine, file, {
-        bulk,
-        reportFile: report,
-        sourceName: 'bench-single',
-      });
+      const { result: done, started } = await timedImport(`single-${i}.json`, [service], 'bench-single');
       const publishMs = done.publish?.ms ?? Number.NaN;
       await until(
         async () =>
@@ -139,40 +146,15 @@ async function measureChanges(): Promise<Record<string, unknown>> {
       return copy;
     });
     renamed.push(chosen[1000]!);
-    const thousandFile = join(work, 'thousand.json');
-    await writeFile(thousandFile, JSON.stringify(renamed));
-    t = performance.now();
-    const thousand = await importAndReindex(engine, thousandFile, {
-      bulk,
-      reportFile: report,
-      sourceName: 'bench-changes',
-    });
-    const thousandMs = performance.now() - t;
+    const { result: thousand, ms: thousandMs } = await timedImport('thousand.json', renamed, 'bench-changes');
 
     // 3. A feed of its own adds 1,001 services (another generator seed: new ids throughout), then
     // comes back with only one of them, with --sync: 1,000 services deleted.
-    const { generateDataset } = await import('../../src/ingest/synthetic/generate.ts');
+    const { generateDataset } = await import('../../src/synthetic/generate.ts');
     const feed = [...generateDataset({ services: 1001, seed: 'bench-feed' }).services()] as ServiceFull[];
-    const feedFile = join(work, 'feed.json');
-    await writeFile(feedFile, JSON.stringify(feed));
-    t = performance.now();
-    const added = await importAndReindex(engine, feedFile, {
-      bulk,
-      reportFile: report,
-      sourceName: 'bench-feed',
-    });
-    const addMs = performance.now() - t;
+    const { result: added, ms: addMs } = await timedImport('feed.json', feed, 'bench-feed');
     const before = await hits(alias, { match_all: {} });
-    const keepFile = join(work, 'keep.json');
-    await writeFile(keepFile, JSON.stringify([feed[1000]]));
-    t = performance.now();
-    const sync = await importAndReindex(engine, keepFile, {
-      bulk,
-      reportFile: report,
-      sourceName: 'bench-feed',
-      sync: true,
-    });
-    const syncMs = performance.now() - t;
+    const { result: sync, ms: syncMs } = await timedImport('keep.json', [feed[1000]], 'bench-feed', true);
     const gone = feed.slice(0, 1000).map((s) => s.id);
     const after = await hits(alias, { match_all: {} });
     const stillServed =

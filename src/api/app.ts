@@ -1,12 +1,13 @@
 /**
  * createApp(deps): the whole HTTP API as a Hono app, with no side effects (STYLE.md 1). The server
- * (src/cli/serve.ts) reads configuration, builds the dependencies and serves it; tests call
+ * (src/cli/serve.command.ts) reads configuration, builds the dependencies and serves it; tests call
  * `app.request(...)` on an app built with test dependencies.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { EngineNotFoundError, EngineUnavailableError } from '../engine/index.ts';
+import { parseTokens } from './auth.ts';
 import type { AppDeps } from './deps.ts';
 import { createDumps, type Dumps, dumpLimitsOf } from './dumps.ts';
 import { registerExplore } from './explore.ts';
@@ -23,6 +24,7 @@ import { registerServiceAtLocationRoutes } from './routes/service-at-locations.r
 import { registerServiceRoutes } from './routes/services.routes.ts';
 import { registerSuggestRoutes } from './routes/suggest.routes.ts';
 import { registerTaxonomyRoutes } from './routes/taxonomies.routes.ts';
+import { registerWriteRoutes } from './routes/write.routes.ts';
 
 export type AppEnv = { Variables: { deps: AppDeps; dumps: Dumps } };
 export type App = OpenAPIHono<AppEnv>;
@@ -54,6 +56,8 @@ export function createRouter(): App {
 
 export function createApp(deps: AppDeps): App {
   const app = createRouter();
+  // Malformed API_TOKENS stop the server at its start, naming the entry.
+  const tokens = parseTokens(deps.config.API_TOKENS, deps.config.ADMIN_TOKEN);
   const { logger } = deps;
   const dumps = deps.dumps ?? createDumps(dumpLimitsOf(deps.config));
 
@@ -71,14 +75,42 @@ export function createApp(deps: AppDeps): App {
   // Reads are public (ORUK compliance asks for `*` and no API keys); admin routes use a bearer token.
   app.use(
     '*',
-    cors({ origin: '*', exposeHeaders: ['Content-Type', 'Retry-After', ...GEOCODE_HEADER_NAMES] }),
+    cors({
+      origin: '*',
+      exposeHeaders: [
+        'Content-Type',
+        'Retry-After',
+        'ETag',
+        'Last-Modified',
+        'Location',
+        ...GEOCODE_HEADER_NAMES,
+      ],
+    }),
   );
   // Every body is bounded before anything reads it. The POST twins carry search parameters only;
-  // a route that takes records (a write API) would return its own, larger limit here.
+  // a write (PUT) carries a record with all it nests.
   app.use(
     '*',
-    boundedBody(() => deps.config.MAX_BODY_BYTES),
+    boundedBody((c) =>
+      c.req.method === 'PUT' ? deps.config.WRITE_MAX_BODY_BYTES : deps.config.MAX_BODY_BYTES,
+    ),
   );
+  // Lists may be cached as the operator says (CACHE_CONTROL_LISTS); `{id}` answers carry their
+  // own validators (http-cache.ts).
+  for (const list of [
+    '/',
+    '/services',
+    '/service_at_locations',
+    '/organizations',
+    '/taxonomies',
+    '/taxonomy_terms',
+  ]) {
+    app.use(list, async (c, next) => {
+      await next();
+      if (c.req.method === 'GET' && c.res.status === 200 && !c.res.headers.has('cache-control'))
+        c.res.headers.set('cache-control', deps.config.CACHE_CONTROL_LISTS);
+    });
+  }
 
   registerRootRoutes(app);
   const routes = routeContext(deps.config);
@@ -87,7 +119,8 @@ export function createApp(deps: AppDeps): App {
   registerOrganizationRoutes(app, routes);
   registerTaxonomyRoutes(app, routes);
   registerSuggestRoutes(app);
-  if (deps.config.ADMIN_TOKEN) registerAdminRoutes(app);
+  registerWriteRoutes(app, tokens);
+  if (tokens.some((t) => t.scopes.includes('admin'))) registerAdminRoutes(app, tokens);
   registerOpenApi(app, deps.config);
   registerExplore(app, deps.config);
 

@@ -4,6 +4,7 @@ import type { Engine } from '../engine/index.ts';
 import type { GeocoderChain } from '../geo/geocoder.ts';
 import type { Dumps } from './dumps.ts';
 import type { ReindexJobs } from './jobs.ts';
+import type { RecordWrites } from './record-writes.ts';
 
 /** Everything the app needs, passed in once (STYLE.md 2). Tests build it with test values. */
 export type AppDeps = {
@@ -12,10 +13,10 @@ export type AppDeps = {
   /** Turns `postcode` into a centroid (see geocoding.ts for the production chain). */
   geocoder: GeocoderChain;
   logger: Logger;
-  /** The clock; tests may fix it. */
-  now: () => Date;
-  /** Reindex jobs behind POST /admin/reindex (the admin routes exist only with ADMIN_TOKEN set). */
+  /** Reindex jobs behind POST /admin/reindex (the admin routes exist only with a token of the admin scope). */
   jobs?: ReindexJobs;
+  /** The write API's writes (src/ingest/write.ts); without them every write is a 503. */
+  writes?: RecordWrites;
   /** Dump slots; by default built from the configuration's DUMP_* limits. */
   dumps?: Dumps;
 };

@@ -1,6 +1,6 @@
 /**
  * Reindex jobs as the API sees them: an interface the server is given (src/api never imports
- * src/ingest; the implementation lives there and is wired in by the server command).
+ * src/ingest; the implementation, src/cli/reindex-jobs.ts, is wired in by the server command).
  */
 export type ReindexJobState = 'running' | 'succeeded' | 'failed';
 

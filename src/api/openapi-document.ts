@@ -21,7 +21,6 @@ export function generateOpenApiDocument(config: Config = loadConfig({})) {
     engine,
     geocoder: createGeocoder(config, engine),
     logger,
-    now: () => new Date(),
   });
   return buildOpenApiDocument(app, config);
 }

@@ -20,6 +20,16 @@ export const problemSchema = z
           parameter: z.string().openapi({ description: 'The parameter (or body field) at fault.' }),
           in: z.enum(['query', 'path', 'body', 'header']).optional(),
           reason: z.string(),
+          // A write's body is checked as an import checks a feed: its errors carry the import
+          // report's fields (src/ingest/flatten.ts Issue).
+          severity: z.enum(['error', 'warning', 'info']).optional(),
+          kind: z.string().optional().openapi({ description: "The import report's kind of issue." }),
+          record_type: z.string().optional(),
+          record_id: z.string().optional(),
+          value: z
+            .string()
+            .optional()
+            .openapi({ description: 'The value found, when the issue is about one.' }),
         }),
       )
       .optional()
@@ -33,9 +43,11 @@ export type ParameterError = NonNullable<Problem['errors']>[number];
 const problemTypes = {
   400: ['invalid-parameter', 'Invalid parameter'],
   401: ['unauthorized', 'Unauthorized'],
+  403: ['forbidden', 'Forbidden'],
   404: ['not-found', 'Not found'],
   405: ['method-not-allowed', 'Method not allowed'],
   409: ['conflict', 'Conflict'],
+  412: ['precondition-failed', 'Precondition failed'],
   413: ['content-too-large', 'Content too large'],
   415: ['unsupported-media-type', 'Unsupported media type'],
   422: ['unprocessable', 'Unprocessable request'],

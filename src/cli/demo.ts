@@ -10,9 +10,9 @@ import { countRecords } from '../engine/records.ts';
 import { importAndReindex, reindexWithProgress } from '../ingest/pipeline.ts';
 import { importPostcodeRows } from '../ingest/postcode-import.ts';
 import { IncompleteImportError } from '../ingest/reindex.ts';
-import { generateDataset } from '../ingest/synthetic/generate.ts';
-import { loadUkPlaces } from '../ingest/synthetic/uk-places.ts';
-import { writeDataset } from '../ingest/synthetic/write-dataset.ts';
+import { generateDataset } from '../synthetic/generate.ts';
+import { loadUkPlaces } from '../synthetic/uk-places.ts';
+import { writeDataset } from '../synthetic/write-dataset.ts';
 import type { Runtime } from './runtime.ts';
 
 export const DEMO_SERVICES = 500;

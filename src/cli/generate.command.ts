@@ -1,8 +1,8 @@
-/** `hsds generate --services N --seed S [--places uk|us] --out DIR`: write a synthetic HSDS dataset (see src/ingest/synthetic). */
+/** `hsds generate --services N --seed S [--places uk|us] --out DIR`: write a synthetic HSDS dataset (see src/synthetic). */
 import { parseArgs } from 'node:util';
 import { createProgressBar } from '../ingest/progress.ts';
-import { generateDataset } from '../ingest/synthetic/generate.ts';
-import { writeDataset } from '../ingest/synthetic/write-dataset.ts';
+import { generateDataset } from '../synthetic/generate.ts';
+import { writeDataset } from '../synthetic/write-dataset.ts';
 
 const usage = `usage: hsds generate --services N [--seed S] [--places uk|us] --out DIR [--quiet]
 

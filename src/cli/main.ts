@@ -15,6 +15,7 @@ commands:
                                          (--rollback: point the aliases back at the previous version)
   generate --services N --seed S --out DIR   write a synthetic HSDS dataset
   postcodes import <csv> [--include-terminated]   load ONSPD / NSPL / Code-Point Open postcodes
+  token <name> [--scope write,admin]     a new write API token and its (hashed) API_TOKENS entry
   synonyms reload|check                  put the search vocabulary (shipped + SYNONYMS_FILE) into the
                                          served indices without a reindex; or just parse it
 `;
@@ -43,6 +44,7 @@ async function main(): Promise<number> {
         generate: () => import('./generate.command.ts'),
         postcodes: () => import('./postcodes.command.ts'),
         synonyms: () => import('./synonyms.command.ts'),
+        token: () => import('./token.command.ts'),
       };
       const load = commands[command];
       if (!load) {

@@ -1,9 +1,11 @@
 import { serve } from '@hono/node-server';
 import { stopEngine } from '../../engine/local-engine.ts';
 import { createApp } from '../api/app.ts';
+import { parseTokens } from '../api/auth.ts';
 import { createGeocoder } from '../api/geocoding.ts';
 import { createEngine } from '../engine/index.ts';
-import { createReindexJobs } from '../ingest/reindex-jobs.ts';
+import { createRecordWrites } from '../ingest/write.ts';
+import { createReindexJobs } from './reindex-jobs.ts';
 import { openRuntime } from './runtime.ts';
 
 export type ServeOptions = {
@@ -35,14 +37,18 @@ export async function serveCommand(options: ServeOptions) {
     logger,
   );
   const geocoder = createGeocoder(config, engine, logger);
-  const jobs = config.ADMIN_TOKEN ? createReindexJobs(runtime.engine) : undefined;
+  // Admin reindex jobs exist when some token may start them (ADMIN_TOKEN, or API_TOKENS' admin scope).
+  const jobs = parseTokens(config.API_TOKENS, config.ADMIN_TOKEN).some((t) => t.scopes.includes('admin'))
+    ? createReindexJobs(runtime.engine)
+    : undefined;
   const app = createApp({
     config,
     engine,
     geocoder,
     logger,
-    now: () => new Date(),
     ...(jobs ? { jobs } : {}),
+    // Writes take the runtime's handle too: an import and a publish, not a read.
+    writes: createRecordWrites(runtime.engine),
   });
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
     const url = `http://localhost:${info.port}`;

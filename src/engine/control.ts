@@ -368,24 +368,32 @@ export async function startImportRun(
 
 export const IMPORT_HEARTBEAT_MS = 10_000;
 
-/** Every import run recorded under the engine's prefix. */
-export async function listImportRuns(engine: Engine): Promise<ImportRun[]> {
+/**
+ * The `data` of the control documents that match `query` (refreshed first: a lease, run or change
+ * written a moment ago is seen); none when the control index does not exist yet.
+ */
+async function searchControl<T>(
+  engine: Engine,
+  label: string,
+  body: { size: number; query: object; sort?: object[] },
+): Promise<T[]> {
   try {
     await engineCall('refresh control index', () =>
       engine.client.indices.refresh({ index: controlIndex(engine) }),
     );
-    const { body } = await engineCall('list import runs', () =>
-      engine.client.search({
-        index: controlIndex(engine),
-        body: { size: 1000, query: { term: { kind: 'import' } } },
-      }),
+    const { body: answer } = await engineCall(label, () =>
+      engine.client.search({ index: controlIndex(engine), body: body as never }),
     );
-    return (body.hits.hits as { _source: { data: ImportRun } }[]).map((hit) => hit._source.data);
+    return (answer.hits.hits as { _source: { data: T } }[]).map((hit) => hit._source.data);
   } catch (error) {
     if (error instanceof EngineNotFoundError) return [];
     throw error;
   }
 }
+
+/** Every import run recorded under the engine's prefix. */
+export const listImportRuns = (engine: Engine): Promise<ImportRun[]> =>
+  searchControl<ImportRun>(engine, 'list import runs', { size: 1000, query: { term: { kind: 'import' } } });
 
 /** The last complete import of a source, if any (its start is where `--since last` harvests from). */
 export async function lastCompleteImport(engine: Engine, source: string): Promise<ImportRun | undefined> {
@@ -520,33 +528,19 @@ export async function listChanges(
   engine: Engine,
   options: { since?: number; pendingOnly?: boolean } = {},
 ): Promise<ChangeEntry[]> {
-  try {
-    await engineCall('refresh control index', () =>
-      engine.client.indices.refresh({ index: controlIndex(engine) }),
-    );
-    const { body } = await engineCall('list changes', () =>
-      engine.client.search({
-        index: controlIndex(engine),
-        body: {
-          size: 10_000,
-          sort: [{ at: 'asc' }],
-          query: {
-            bool: {
-              filter: [
-                { term: { kind: 'change' } },
-                ...(options.since !== undefined ? [{ range: { at: { gte: options.since } } }] : []),
-              ],
-            },
-          },
-        },
-      }),
-    );
-    const entries = (body.hits.hits as { _source: { data: ChangeEntry } }[]).map((hit) => hit._source.data);
-    return options.pendingOnly ? entries.filter((e) => e.state === 'pending') : entries;
-  } catch (error) {
-    if (error instanceof EngineNotFoundError) return [];
-    throw error;
-  }
+  const entries = await searchControl<ChangeEntry>(engine, 'list changes', {
+    size: 10_000,
+    sort: [{ at: 'asc' }],
+    query: {
+      bool: {
+        filter: [
+          { term: { kind: 'change' } },
+          ...(options.since !== undefined ? [{ range: { at: { gte: options.since } } }] : []),
+        ],
+      },
+    },
+  });
+  return options.pendingOnly ? entries.filter((e) => e.state === 'pending') : entries;
 }
 
 /** Pending changes whose publisher is gone (a dead local process, or older than `staleMs`). */

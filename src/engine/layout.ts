@@ -6,6 +6,7 @@
  * no data and reads go on from the copies.
  */
 import { type Engine, engineCall } from './engine.ts';
+import { EngineRequestError } from './errors.ts';
 
 export type IndexLayout = { shards: number; replicas: number };
 
@@ -29,4 +30,32 @@ export async function indexLayout(engine: Engine): Promise<IndexLayout> {
   if (shards !== undefined && replicas !== undefined) return { shards, replicas };
   const { body } = await engineCall('count data nodes', () => engine.client.cluster.health({}));
   return chooseLayout(Number(body.number_of_data_nodes ?? 1), { shards, replicas });
+}
+
+/**
+ * Creates a small bookkeeping index (one shard, the layout's replicas) unless it exists; false
+ * when it did already.
+ */
+export async function createSmallIndex(
+  engine: Engine,
+  index: string,
+  mappings: object,
+  label: string,
+): Promise<boolean> {
+  const { replicas } = await indexLayout(engine);
+  try {
+    await engineCall(`create ${label} index`, () =>
+      engine.client.indices.create({
+        index,
+        body: {
+          settings: { number_of_shards: 1, number_of_replicas: replicas },
+          mappings: mappings as Record<string, unknown>,
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof EngineRequestError && error.reason.includes('resource_already_exists')) return false;
+    throw error;
+  }
 }

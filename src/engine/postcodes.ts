@@ -3,21 +3,19 @@
  * normalised form, so a lookup is a single GET by id. Each import builds a new versioned index and
  * moves the alias in one atomic request, so lookups never see a half-loaded file.
  */
+
+import {
+  type PostcodeDocument,
+  type PostcodeEntry,
+  postcodeMapping,
+  toPostcodeDocument,
+} from '../index-mapping/postcode.document.ts';
 import type { Engine } from './engine.ts';
 import { engineCall, maintenanceRequest } from './engine.ts';
 import { EngineNotFoundError } from './errors.ts';
 import { indexLayout } from './layout.ts';
 
-export type PostcodeEntry = { key: string; kind: 'postcode' | 'outcode'; lat: number; lon: number };
-
-const postcodeMapping = {
-  dynamic: 'strict',
-  properties: {
-    key: { type: 'keyword' },
-    kind: { type: 'keyword' },
-    point: { type: 'geo_point' },
-  },
-} as const;
+export type { PostcodeEntry };
 
 export const postcodeAlias = (engine: Engine) => engine.name('postcodes');
 
@@ -48,14 +46,13 @@ export async function loadPostcodes(
   entries: AsyncIterable<PostcodeEntry>,
   onProgress?: (indexed: number) => void,
 ): Promise<BulkLoadResult> {
-  type PostcodeDocument = { key: string; kind: PostcodeEntry['kind']; point: { lat: number; lon: number } };
   let seen = 0;
   let dropped = 0;
   async function* documents(): AsyncGenerator<PostcodeDocument> {
     for await (const entry of entries) {
       seen += 1;
       if (onProgress && seen % 5000 === 0) onProgress(seen);
-      yield { key: entry.key, kind: entry.kind, point: { lat: entry.lat, lon: entry.lon } };
+      yield toPostcodeDocument(entry);
     }
   }
   const stats = await engineCall('bulk load postcodes', () =>

@@ -45,8 +45,9 @@ import { indexLayout } from './layout.ts';
 export const recordsIndex = (engine: Engine) => engine.name(RECORDS_INDEX);
 
 /**
- * Creates the records store when missing. Refresh is off: nothing searches it while an import
- * runs (existence checks use real-time gets) and reindex refreshes it before reading.
+ * Creates the records store when missing. Refresh is off: an import refreshes it itself before
+ * each search it makes (repeats, links, change checks; `storedHashes` is a real-time multi-get),
+ * and reindex refreshes it before reading.
  */
 export async function ensureRecordsIndex(engine: Engine): Promise<void> {
   const index = recordsIndex(engine);

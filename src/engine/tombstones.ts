@@ -11,8 +11,8 @@ import {
 } from '../index-mapping/tombstone.document.ts';
 import { createBulkWriter } from './bulk.ts';
 import { type Engine, engineCall } from './engine.ts';
-import { EngineNotFoundError, EngineRequestError } from './errors.ts';
-import { indexLayout } from './layout.ts';
+import { EngineNotFoundError } from './errors.ts';
+import { createSmallIndex } from './layout.ts';
 
 export const tombstonesIndex = (engine: Engine) => engine.name(TOMBSTONES_INDEX);
 
@@ -23,21 +23,7 @@ const ensured = new WeakSet<Engine>();
 
 export async function ensureTombstonesIndex(engine: Engine): Promise<void> {
   if (ensured.has(engine)) return;
-  const { replicas } = await indexLayout(engine);
-  try {
-    await engineCall('create tombstones index', () =>
-      engine.client.indices.create({
-        index: tombstonesIndex(engine),
-        body: {
-          settings: { number_of_shards: 1, number_of_replicas: replicas },
-          mappings: tombstoneMapping as unknown as Record<string, unknown>,
-        },
-      }),
-    );
-  } catch (error) {
-    if (!(error instanceof EngineRequestError && error.reason.includes('resource_already_exists')))
-      throw error;
-  }
+  await createSmallIndex(engine, tombstonesIndex(engine), tombstoneMapping, 'tombstones');
   ensured.add(engine);
 }
 

@@ -86,11 +86,3 @@ export type TaxonomyTermDocument = {
   suggest?: SuggestField;
   record: Record<string, unknown>;
 };
-
-export type ReadDocuments = {
-  services: ServiceDocument;
-  service_at_locations: ServiceAtLocationDocument;
-  organizations: OrganizationDocument;
-  taxonomies: TaxonomyDocument;
-  taxonomy_terms: TaxonomyTermDocument;
-};

@@ -134,6 +134,9 @@ export function recordHash(doc: Pick<RecordStoreDocument, 'record' | 'parent_ids
 
 export const hashEntry = (doc: RecordStoreDocument) => `${doc.key}#${recordHash(doc)}`;
 
+/** The key of a `key#hash` entry. */
+export const keyOfHashEntry = (entry: string) => entry.slice(0, entry.lastIndexOf('#'));
+
 /** `key#hash` entries as a map of key to hash. */
 export function parseHashes(entries: readonly string[] | undefined): Map<string, string> {
   const out = new Map<string, string>();

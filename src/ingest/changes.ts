@@ -11,9 +11,7 @@
 import { type ChangeHandle, logChange } from '../engine/control.ts';
 import type { Engine } from '../engine/engine.ts';
 import { heldHashes, storedHashes } from '../engine/records.ts';
-import { parseHashes, type StoreDocument } from '../index-mapping/record-store.document.ts';
-
-const keyOf = (entry: string) => entry.slice(0, entry.lastIndexOf('#'));
+import { keyOfHashEntry, parseHashes, type StoreDocument } from '../index-mapping/record-store.document.ts';
 
 export class ChangeSet {
   readonly keys = new Set<string>();
@@ -82,7 +80,7 @@ export class ChangeSet {
     if (this.movedOut.length > this.limit) this.everything();
     if (arrived.length > 0 && !this.all) {
       const held = await heldHashes(this.engine, arrived);
-      for (const entry of arrived) if (!held.has(entry)) this.add(keyOf(entry));
+      for (const entry of arrived) if (!held.has(entry)) this.add(keyOfHashEntry(entry));
     }
     await this.log();
   }
@@ -93,7 +91,7 @@ export class ChangeSet {
     this.movedOut = [];
     if (this.all || entries.length === 0) return;
     const held = await heldHashes(this.engine, entries);
-    for (const entry of entries) if (!held.has(entry)) this.add(keyOf(entry));
+    for (const entry of entries) if (!held.has(entry)) this.add(keyOfHashEntry(entry));
     await this.log();
   }
 

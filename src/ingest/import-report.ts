@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Issue, Severity } from './flatten.ts';
 
-export type SourceKind = 'json' | 'tabular' | 'remote';
+export type SourceKind = 'json' | 'tabular' | 'remote' | 'api';
 
 export type TypeCounts = { imported: number; repaired: number; rejected: number; duplicates: number };
 

@@ -17,7 +17,7 @@
  * spooled to a file.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { BulkWriterOptions } from '../engine/bulk.ts';
@@ -62,8 +62,8 @@ export type ImportProgress = {
 };
 
 export type ImportOptions = {
-  /** Where the whole report goes as JSON; default a file in the system temp folder. */
-  reportFile?: string;
+  /** Where the whole report goes as JSON; default a file in the system temp folder; false: none. */
+  reportFile?: string | false;
   kind?: SourceKind;
   onProgress?: (progress: ImportProgress) => void;
   signal?: AbortSignal;
@@ -96,7 +96,7 @@ export type ImportResult = {
   changes: ChangeSet;
   /** The first errors and warnings, for the terminal. */
   firstIssues: Issue[];
-  reportFile: string;
+  reportFile?: string;
 };
 
 export const isUrl = (location: string) => /^https?:\/\//i.test(location);
@@ -120,13 +120,6 @@ export function openSource(
     });
   }
   return kind === 'tabular' ? readTabularSource(location) : readJsonSource(location);
-}
-
-/** Total size of a file source, for progress; undefined for remote sources. */
-export async function sourceSize(location: string): Promise<number | undefined> {
-  if (isUrl(location)) return undefined;
-  const info = await stat(location);
-  return info.isFile() ? info.size : undefined;
 }
 
 /** Items read, flattened and checked for repeats together (their "maybe"s settled at once). */
@@ -332,17 +325,48 @@ export async function importSource(
   options: ImportOptions = {},
 ): Promise<ImportResult> {
   const source = isUrl(location) ? location : resolve(location);
-  const name = options.sourceName ?? source;
   const kind = options.kind ?? (await detectSourceKind(source));
-  const changes = new ChangeSet(engine);
   const log = new IssueLog(source, kind);
+  await ensureRecordsIndex(engine);
+  const effective = await fallBackWithoutChangeFeed(source, kind, options, log);
+  return runImport(engine, source, log, openSource(source, kind, effective), effective);
+}
+
+/**
+ * Imports items given in memory (the write API's bodies) exactly as a feed's: the same
+ * validation, leniency, store writes, change detection and report. `source` names them.
+ */
+export async function importItems(
+  engine: Engine,
+  source: string,
+  items: readonly SourceItem[],
+  options: ImportOptions = {},
+): Promise<ImportResult> {
+  await ensureRecordsIndex(engine);
+  const log = new IssueLog(source, options.kind ?? 'api');
+  async function* stream() {
+    yield* items;
+  }
+  return runImport(engine, source, log, stream(), options);
+}
+
+async function runImport(
+  engine: Engine,
+  source: string,
+  log: IssueLog,
+  items: AsyncIterable<SourceItem>,
+  options: ImportOptions,
+): Promise<ImportResult> {
+  const name = options.sourceName ?? source;
+  const changes = new ChangeSet(engine);
   const workDir = await mkdtemp(join(tmpdir(), 'hsds-links-'));
-  const reportFile = options.reportFile ?? join(tmpdir(), `hsds-import-${Date.now()}.json`);
+  const reportFile =
+    options.reportFile === false
+      ? undefined
+      : (options.reportFile ?? join(tmpdir(), `hsds-import-${Date.now()}.json`));
   // Recorded in the control index so that a reindex never publishes what a killed import left.
   let importRun: ImportRunHandle | undefined;
   try {
-    await ensureRecordsIndex(engine);
-    options = await fallBackWithoutChangeFeed(source, kind, options, log);
     importRun = await startImportRun(engine, name);
     const earlierRuns = await findEarlierRuns(engine, changes);
     const run = Date.now();
@@ -351,8 +375,8 @@ export async function importSource(
     const repeats = new Repeats(run, options);
     const steps = new BatchSteps({ engine, run, earlierRuns, options, log, writer, repeats, links });
 
-    for await (const items of readInBatches(openSource(source, kind, options), options.signal)) {
-      await steps.importBatch(items);
+    for await (const batch of readInBatches(items, options.signal)) {
+      await steps.importBatch(batch);
     }
     await writer.close();
     await reportRefused(writer.refused, log, source);
@@ -385,9 +409,9 @@ export async function importSource(
     await flushRecords(engine);
     await importRun.finish('complete');
     log.summary.finished_at = new Date().toISOString();
-    await log.writeReportFile(reportFile);
+    if (reportFile) await log.writeReportFile(reportFile);
     options.onProgress?.({ ...progress, phase: 'done' });
-    return { summary: log.summary, changes, firstIssues: log.first, reportFile };
+    return { summary: log.summary, changes, firstIssues: log.first, ...(reportFile ? { reportFile } : {}) };
   } catch (error) {
     await importRun?.finish('failed', error instanceof Error ? error.message : String(error)).catch(() => {});
     throw error;

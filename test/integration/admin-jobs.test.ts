@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/api/app.ts';
 import { createGeocoder } from '../../src/api/geocoding.ts';
 import type { ReindexJob, ReindexJobs } from '../../src/api/jobs.ts';
+import { createReindexJobs } from '../../src/cli/reindex-jobs.ts';
 import { importSource } from '../../src/ingest/import.ts';
 import { reindex } from '../../src/ingest/reindex.ts';
-import { createReindexJobs } from '../../src/ingest/reindex-jobs.ts';
 import {
   createTestApp,
   createTestEngine,
@@ -28,7 +28,6 @@ function adminApp(jobs: ReindexJobs) {
     engine,
     geocoder: createGeocoder(config, engine),
     logger: testLogger,
-    now: () => new Date(),
     jobs,
   });
 }

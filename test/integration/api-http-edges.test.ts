@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceFull } from '../../src/hsds/index.ts';
-import { generateDataset } from '../../src/ingest/synthetic/generate.ts';
+import { generateDataset } from '../../src/synthetic/generate.ts';
 import { expectProblem, getJson, type JsonObject } from '../support/api-requests.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
 import { seedReadIndices } from '../support/seed.ts';
@@ -44,8 +44,9 @@ describe('a method a path does not take', () => {
     for (const [method, path, allow] of [
       ['PUT', '/services', 'GET, HEAD, POST, OPTIONS'],
       ['DELETE', '/organizations', 'GET, HEAD, POST, OPTIONS'],
-      ['POST', `/services/${generated[1]!.id}`, 'GET, HEAD, OPTIONS'],
-      ['PATCH', '/taxonomy_terms/not-even-a-uuid', 'GET, HEAD, OPTIONS'],
+      // Records take writes too (the write API).
+      ['POST', `/services/${generated[1]!.id}`, 'GET, HEAD, PUT, DELETE, OPTIONS'],
+      ['PATCH', '/taxonomy_terms/not-even-a-uuid', 'GET, HEAD, PUT, DELETE, OPTIONS'],
       ['POST', '/', 'GET, HEAD, OPTIONS'],
     ] as const) {
       const res = await app.request(path, { method });

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceFull } from '../../src/hsds/index.ts';
-import { generateDataset } from '../../src/ingest/synthetic/generate.ts';
+import { generateDataset } from '../../src/synthetic/generate.ts';
 import {
   allPages,
   expectProblem,

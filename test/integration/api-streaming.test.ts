@@ -7,7 +7,7 @@ import { type IncomingMessage, request } from 'node:http';
 import { type AddressInfo, createServer } from 'node:net';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateDataset } from '../../src/ingest/synthetic/generate.ts';
+import { generateDataset } from '../../src/synthetic/generate.ts';
 import { getNdjson, getPage, type JsonObject } from '../support/api-requests.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
 import { seedReadIndices } from '../support/seed.ts';

@@ -20,7 +20,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/api/app.ts';
 import { formatDistance } from '../../src/explore/format.js';
 import { importPostcodeRows } from '../../src/ingest/postcode-import.ts';
-import { loadUkPlaces } from '../../src/ingest/synthetic/uk-places.ts';
+import { loadUkPlaces } from '../../src/synthetic/uk-places.ts';
 import { chromiumForTests, launchChromium } from '../support/browser.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
 import { seedReadIndices } from '../support/seed.ts';

@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/api/app.ts';
 import type { ServiceFull } from '../../src/hsds/index.ts';
 import { importPostcodeCsv } from '../../src/ingest/postcode-import.ts';
-import { generateDataset } from '../../src/ingest/synthetic/generate.ts';
+import { generateDataset } from '../../src/synthetic/generate.ts';
 import { expectProblem, getPage, type JsonObject } from '../support/api-requests.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
 import { seedReadIndices } from '../support/seed.ts';

@@ -10,8 +10,8 @@ import { listVersionedIndices, readAliasTargets } from '../../src/engine/indices
 import { READ_INDICES } from '../../src/index-mapping/read-indices.mapping.ts';
 import { importSource } from '../../src/ingest/import.ts';
 import { reindex } from '../../src/ingest/reindex.ts';
-import { generateDataset } from '../../src/ingest/synthetic/generate.ts';
-import { writeDataset } from '../../src/ingest/synthetic/write-dataset.ts';
+import { generateDataset } from '../../src/synthetic/generate.ts';
+import { writeDataset } from '../../src/synthetic/write-dataset.ts';
 import { createTestEngine, dropTestIndices } from '../support/engine.ts';
 
 const engine = createTestEngine('reindex-kill');

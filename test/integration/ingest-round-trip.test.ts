@@ -17,9 +17,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.ts';
 import { type ImportOptions, importSource } from '../../src/ingest/import.ts';
 import { reindex } from '../../src/ingest/reindex.ts';
-import { generateDataset } from '../../src/ingest/synthetic/generate.ts';
-import { SeededRandom } from '../../src/ingest/synthetic/seeded-random.ts';
-import { DATASET_FILES, writeDataset } from '../../src/ingest/synthetic/write-dataset.ts';
+import { generateDataset } from '../../src/synthetic/generate.ts';
+import { SeededRandom } from '../../src/synthetic/seeded-random.ts';
+import { DATASET_FILES, writeDataset } from '../../src/synthetic/write-dataset.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
 
 const dataset = generateDataset({ services: 150, seed: 'round-trip' });

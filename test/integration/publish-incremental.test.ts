@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceFull } from '../../src/hsds/index.ts';
 import { deleteRecords, importAndReindex, type PipelineOptions } from '../../src/ingest/pipeline.ts';
 import { reindex } from '../../src/ingest/reindex.ts';
-import { generateDataset } from '../../src/ingest/synthetic/generate.ts';
+import { generateDataset } from '../../src/synthetic/generate.ts';
 import { getJson, getNdjson, getPage, type JsonObject } from '../support/api-requests.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
 import { type FakePostcodesIo, startFakePostcodesIo } from '../support/fake-postcodes-io.ts';

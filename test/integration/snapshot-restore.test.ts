@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importSource } from '../../src/ingest/import.ts';
 import { reindex } from '../../src/ingest/reindex.ts';
-import { generateDataset } from '../../src/ingest/synthetic/generate.ts';
-import { writeDataset } from '../../src/ingest/synthetic/write-dataset.ts';
+import { generateDataset } from '../../src/synthetic/generate.ts';
+import { writeDataset } from '../../src/synthetic/write-dataset.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
 
 const engine = createTestEngine('snapshot');

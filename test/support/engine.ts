@@ -9,6 +9,7 @@ import { createApp } from '../../src/api/app.ts';
 import { createGeocoder } from '../../src/api/geocoding.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { createEngine, type Engine } from '../../src/engine/index.ts';
+import { createRecordWrites } from '../../src/ingest/write.ts';
 
 export const testLogger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
@@ -39,11 +40,14 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
  * An app on the test engine. The geocoder chain is the production one built from the config, so a
  * test points POSTCODES_IO_URL at a fake postcodes.io server (test/support/fake-postcodes-io.ts).
  */
-export function createTestApp(
-  engine: Engine,
-  overrides: Record<string, string> = {},
-  now = () => new Date(),
-) {
+export function createTestApp(engine: Engine, overrides: Record<string, string> = {}) {
   const config = testConfig(overrides);
-  return createApp({ config, engine, geocoder: createGeocoder(config, engine), logger: testLogger, now });
+  // Wired as the server command wires it: writes go through the import and the incremental publish.
+  return createApp({
+    config,
+    engine,
+    geocoder: createGeocoder(config, engine),
+    logger: testLogger,
+    writes: createRecordWrites(engine),
+  });
 }

@@ -1,10 +1,11 @@
 /**
- * Operator routes: start a reindex, follow it. Registered only when ADMIN_TOKEN is set (without
- * it they do not exist: 404); every request needs `Authorization: Bearer <ADMIN_TOKEN>`.
+ * Operator routes: start a reindex, follow it. Registered only when a token of the `admin` scope
+ * is configured (API_TOKENS, or the older ADMIN_TOKEN; without one they do not exist: 404); every
+ * request needs `Authorization: Bearer <that token>` (auth.ts: 401, or 403 without the scope).
  */
-import { timingSafeEqual } from 'node:crypto';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { App } from '../app.ts';
+import { type ApiToken, requireScope } from '../auth.ts';
 import type { AppDeps } from '../deps.ts';
 import type { ReindexJob, ReindexJobs } from '../jobs.ts';
 import {
@@ -74,6 +75,7 @@ const startRoute = createRoute({
       content: { 'application/json': { schema: jobSchema } },
     },
     401: problem('No or wrong bearer token.'),
+    403: problem('The token lacks the admin scope.'),
     409: problem(
       "A reindex is already running: this server's (`Location` is its job) or another process's (the detail names it).",
     ),
@@ -100,35 +102,20 @@ const jobRoute = createRoute({
   responses: {
     200: { description: 'The job.', content: { 'application/json': { schema: jobSchema } } },
     401: problem('No or wrong bearer token.'),
+    403: problem('The token lacks the admin scope.'),
     404: problem('No job has this id (jobs are kept in memory by the server that ran them).'),
     ...errorResponses,
   },
 });
 
-function tokenMatches(header: string | undefined, token: string): boolean {
-  const match = /^Bearer\s+(.+)$/i.exec(header ?? '');
-  if (!match) return false;
-  const given = Buffer.from(match[1]!.trim());
-  const expected = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
-export function registerAdminRoutes(app: App) {
+export function registerAdminRoutes(app: App, tokens: readonly ApiToken[]) {
   app.openAPIRegistry.registerComponent('securitySchemes', 'adminToken', {
     type: 'http',
     scheme: 'bearer',
-    description: 'The ADMIN_TOKEN the server was started with.',
+    description: 'A token of the admin scope (API_TOKENS), or the ADMIN_TOKEN the server was started with.',
   });
 
-  app.use('/admin/*', async (c, next) => {
-    const { config } = c.get('deps');
-    if (!config.ADMIN_TOKEN || !tokenMatches(c.req.header('authorization'), config.ADMIN_TOKEN)) {
-      return problemResponse(new ApiProblem(401, 'a valid bearer token is required'), c.req.path, {
-        'www-authenticate': 'Bearer realm="hsds-admin"',
-      });
-    }
-    await next();
-  });
+  app.use('/admin/*', requireScope('admin', () => tokens) as never);
 
   const jobsOf = (deps: AppDeps): ReindexJobs => {
     if (!deps.jobs) throw new ApiProblem(503, 'reindex jobs are not available in this server');

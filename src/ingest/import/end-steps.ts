@@ -15,7 +15,11 @@ import {
   removeRecords,
   scanStaleDocuments,
 } from '../../engine/records.ts';
-import { toRecordStoreDocument, toSingleDocument } from '../../index-mapping/record-store.document.ts';
+import {
+  keyOfHashEntry,
+  toRecordStoreDocument,
+  toSingleDocument,
+} from '../../index-mapping/record-store.document.ts';
 import type { ChangeSet } from '../changes.ts';
 import { deletionClosure, type RecordRef } from '../deletion.ts';
 import type { IssueLog } from '../import-report.ts';
@@ -123,7 +127,7 @@ export async function syncSource(
   // when that copy says the same as the stale one (a shared term, an organization).
   const kept = await heldOutsideStale(engine, [...staleKeys], name, run);
   const same = await contentHeldOutsideStale(engine, [...staleContents], name, run);
-  const unchanged = new Set([...same].map((entry) => entry.slice(0, entry.lastIndexOf('#'))));
+  const unchanged = new Set([...same].map(keyOfHashEntry));
   let removed = 0;
   for (const key of staleKeys) {
     if (!kept.has(key)) removed += 1;

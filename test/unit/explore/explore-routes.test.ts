@@ -19,7 +19,6 @@ const appWith = (env: Record<string, string> = {}) =>
     engine: {} as Engine,
     geocoder: {} as GeocoderChain,
     logger: pino({ level: 'silent' }),
-    now: () => new Date(),
   });
 
 describe('/explore', () => {

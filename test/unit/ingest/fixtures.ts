@@ -6,7 +6,7 @@ import {
   taxonomyFullSchema,
   taxonomyTermFullSchema,
 } from '../../../src/hsds/index.ts';
-import { generateDataset } from '../../../src/ingest/synthetic/generate.ts';
+import { generateDataset } from '../../../src/synthetic/generate.ts';
 
 const examples = new URL('../../fixtures/hsds/examples/', import.meta.url);
 const read = (name: string): unknown => JSON.parse(readFileSync(new URL(name, examples), 'utf8'));

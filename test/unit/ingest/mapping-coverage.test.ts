@@ -14,7 +14,7 @@ import { toTaxonomyDocument, toTaxonomyTermDocument } from '../../../src/index-m
 import { flattenNested } from '../../../src/ingest/flatten.ts';
 import { parentIdsOf } from '../../../src/ingest/nesting.ts';
 import { geometryFromExtent } from '../../../src/ingest/read-indices.writer.ts';
-import { generateDataset } from '../../../src/ingest/synthetic/generate.ts';
+import { generateDataset } from '../../../src/synthetic/generate.ts';
 import {
   officialOrganization,
   officialService,

@@ -6,8 +6,8 @@ import {
   polygonWithHoles,
   separateCircles,
   stringifyGeometry,
-} from '../../../src/ingest/synthetic/area-shapes.ts';
-import { SeededRandom } from '../../../src/ingest/synthetic/seeded-random.ts';
+} from '../../../src/synthetic/area-shapes.ts';
+import { SeededRandom } from '../../../src/synthetic/seeded-random.ts';
 import { areaSquareKm, countHoles, findGeometryProblems } from './geometry-checks.ts';
 
 const aberdeen = { lat: 57.149606, lon: -2.096916 };

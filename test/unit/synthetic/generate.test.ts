@@ -1,12 +1,12 @@
 import { booleanPointInPolygon } from '@turf/turf';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { generateDataset } from '../../../src/ingest/synthetic/generate.ts';
+import { generateDataset } from '../../../src/synthetic/generate.ts';
 import type {
   SyntheticService,
   SyntheticServiceArea,
   SyntheticTaxonomyTerm,
-} from '../../../src/ingest/synthetic/synthetic.types.ts';
-import { loadUkPlaces } from '../../../src/ingest/synthetic/uk-places.ts';
+} from '../../../src/synthetic/synthetic.types.ts';
+import { loadUkPlaces } from '../../../src/synthetic/uk-places.ts';
 import { areaSquareKm, countHoles, findGeometryProblems, type ParsedArea } from './geometry-checks.ts';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

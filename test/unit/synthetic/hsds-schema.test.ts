@@ -3,7 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { serviceFullSchema, taxonomyTermFullSchema } from '../../../src/hsds/index.ts';
-import { generateDataset } from '../../../src/ingest/synthetic/generate.ts';
+import { generateDataset } from '../../../src/synthetic/generate.ts';
 
 // Generated records are held to the official HSDS 3.1 JSON Schemas vendored in test/fixtures/hsds
 // (see its README), and to the project's own zod schemas, so the generator cannot drift from either.

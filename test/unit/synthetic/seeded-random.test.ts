@@ -4,7 +4,7 @@ import {
   hashSeed,
   IdSequence,
   SeededRandom,
-} from '../../../src/ingest/synthetic/seeded-random.ts';
+} from '../../../src/synthetic/seeded-random.ts';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

@@ -4,8 +4,8 @@ import { booleanPointInPolygon } from '@turf/turf';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { generateDataset } from '../../../src/ingest/synthetic/generate.ts';
-import type { SyntheticService } from '../../../src/ingest/synthetic/synthetic.types.ts';
+import { generateDataset } from '../../../src/synthetic/generate.ts';
+import type { SyntheticService } from '../../../src/synthetic/synthetic.types.ts';
 import { findGeometryProblems, type ParsedArea } from './geometry-checks.ts';
 
 // The national dataset (places: 'us'): the same generator at US ZIP centroids.

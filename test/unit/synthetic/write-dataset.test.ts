@@ -3,8 +3,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { generateDataset } from '../../../src/ingest/synthetic/generate.ts';
-import { DATASET_FILES, writeDataset } from '../../../src/ingest/synthetic/write-dataset.ts';
+import { generateDataset } from '../../../src/synthetic/generate.ts';
+import { DATASET_FILES, writeDataset } from '../../../src/synthetic/write-dataset.ts';
 
 let dir: string;
 

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { ReindexJob, ReindexJobs } from '../api/jobs.ts';
 import { acquireLease, type Lease, LeaseHeldError } from '../engine/control.ts';
 import type { Engine } from '../engine/engine.ts';
-import { type ReindexOptions, type ReindexReport, reindex } from './reindex.ts';
+import { type ReindexOptions, type ReindexReport, reindex } from '../ingest/reindex.ts';
 
 export type ReindexJobsOptions = {
   /** Jobs remembered (oldest forgotten first). */

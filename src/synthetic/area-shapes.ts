@@ -24,11 +24,6 @@ function round6(value: number): number {
   return Math.round(value * 1e6) / 1e6;
 }
 
-export function offsetPoint(centre: Point, eastMetres: number, northMetres: number): Point {
-  const lonScale = METRES_PER_DEGREE_LON_AT_EQUATOR * Math.cos((centre.lat * Math.PI) / 180);
-  return { lat: centre.lat + northMetres / METRES_PER_DEGREE_LAT, lon: centre.lon + eastMetres / lonScale };
-}
-
 /** Approximate distance in metres (equirectangular; good at city and region scale). */
 export function distanceMetres(a: Point, b: Point): number {
   const meanLat = ((a.lat + b.lat) / 2) * (Math.PI / 180);

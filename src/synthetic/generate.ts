@@ -1,4 +1,4 @@
-import type { Organization, ServiceFull, TaxonomyFull, TaxonomyTermFull } from '../../hsds/index.ts';
+import type { Organization, ServiceFull, TaxonomyFull, TaxonomyTermFull } from '../hsds/index.ts';
 import { stringifyGeometry } from './area-shapes.ts';
 import {
   ACCESSIBILITY,

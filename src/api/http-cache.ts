@@ -1,0 +1,90 @@
+/**
+ * HTTP caching of `{id}` responses: a strong ETag over the exact body, Last-Modified, and 304 for
+ * a revalidation (If-None-Match, else If-Modified-Since, RFC 9110 13.2.2). The write API checks
+ * If-Match against the same ETag (entityTag) of the record as served.
+ */
+import { createHash } from 'node:crypto';
+import type { MiddlewareHandler } from 'hono';
+import { readBuilds } from '../engine/control.ts';
+import type { Engine } from '../engine/engine.ts';
+import { readAliasTargets, versionPattern } from '../engine/indices.ts';
+import type { AppEnv } from './app.ts';
+
+/** The ETag of a representation: a digest of its exact text. */
+export const entityTag = (text: string) => `"${createHash('sha1').update(text).digest('base64url')}"`;
+
+/** Whether an If-Match / If-None-Match header lists the tag (`*` lists any); weak tags compare weakly. */
+export function tagListed(header: string, tag: string | undefined): boolean {
+  if (header.trim() === '*') return tag !== undefined;
+  if (tag === undefined) return false;
+  const bare = (t: string) => t.trim().replace(/^W\//, '');
+  return header.split(',').some((t) => bare(t) === bare(tag));
+}
+
+const httpDate = (iso: string): string | undefined => {
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? undefined : new Date(Math.floor(ms / 1000) * 1000).toUTCString();
+};
+
+const publishedAt = new WeakMap<Engine, { at: number; value: Promise<string | undefined> }>();
+
+/**
+ * When the served data last changed: the time the served version was built or last published
+ * to (recorded by reindex and publish), read at most once a second.
+ */
+export function servedDataChangedAt(engine: Engine): Promise<string | undefined> {
+  const cached = publishedAt.get(engine);
+  if (cached && Date.now() - cached.at < 1000) return cached.value;
+  const value = (async () => {
+    const { current } = await readAliasTargets(engine);
+    const version = versionPattern.exec(current.services ?? '')?.[1];
+    if (!version) return undefined;
+    return (await readBuilds(engine, [version])).get(version)?.published_at;
+  })().catch(() => undefined);
+  publishedAt.set(engine, { at: Date.now(), value });
+  return value;
+}
+
+/**
+ * ETag, Last-Modified and Cache-Control (CACHE_CONTROL_RECORDS) on a 200 JSON answer of a `{id}`
+ * route; 304 when the client's copy is current. Last-Modified is when the served data last
+ * changed (ETag is the precise validator).
+ */
+export function recordCaching(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    await next();
+    if (c.req.method !== 'GET' || c.res.status !== 200) return;
+    const { config, engine } = c.get('deps');
+    const cacheControl = () => config.CACHE_CONTROL_RECORDS;
+    const text = await c.res.clone().text();
+    const tag = entityTag(text);
+    let lastModified: string | undefined;
+    try {
+      const record = JSON.parse(text) as Record<string, unknown>;
+      // The served data's change time, not the record's own `last_modified`: a service's document
+      // changes when its location does, which its last_modified does not say.
+      const stamp =
+        (await servedDataChangedAt(engine)) ??
+        (typeof record.last_modified === 'string' ? record.last_modified : undefined);
+      lastModified = stamp ? httpDate(stamp) : undefined;
+    } catch {
+      lastModified = undefined;
+    }
+    const headers: Record<string, string> = { etag: tag, 'cache-control': cacheControl() };
+    if (lastModified) headers['last-modified'] = lastModified;
+    const ifNoneMatch = c.req.header('if-none-match');
+    const ifModifiedSince = c.req.header('if-modified-since');
+    const notModified =
+      ifNoneMatch !== undefined
+        ? tagListed(ifNoneMatch, tag)
+        : ifModifiedSince !== undefined &&
+          lastModified !== undefined &&
+          !Number.isNaN(Date.parse(ifModifiedSince)) &&
+          Date.parse(lastModified) <= Date.parse(ifModifiedSince);
+    if (notModified) {
+      c.res = new Response(null, { status: 304, headers });
+      return;
+    }
+    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+  };
+}

@@ -1,0 +1,336 @@
+/**
+ * Single-record writes (the write API, src/api/routes/write.routes.ts): a record created, replaced
+ * or deleted through the same path a feed's import and `hsds delete` take, then published
+ * incrementally, so it is served by every read endpoint when the write returns.
+ *
+ *   PUT:    validate (flatten.ts, the import's schemas and leniency) ─▶ import the one item
+ *           (import.ts, source `api:<token name>`) ─▶ drop the children the body no longer lists
+ *           ─▶ publish ─▶ audit
+ *   DELETE: deletion closure (deletion.ts) ─▶ publish ─▶ audit
+ *
+ * Replacement: the body is the record's new state. A child collection the body lists (`phones`,
+ * `schedules`, `service_at_locations`...) replaces the stored one: children it no longer lists go,
+ * with what nests under them only. A collection the body leaves out is left as it is, as are the
+ * records it points at (an organization, a location) beyond what the body itself says of them.
+ *
+ * Writes are one at a time per process and, across processes, under the `write` lease: the
+ * precondition a client sends (If-Match) is checked and the write made with no other write between.
+ */
+import { type AuditMetadata, appendAudit, type FieldChange } from '../engine/audit.ts';
+import { createBulkWriter } from '../engine/bulk.ts';
+import { waitForLease } from '../engine/control.ts';
+import type { Engine } from '../engine/engine.ts';
+import {
+  ensureRecordsIndex,
+  findDocuments,
+  flushRecords,
+  getRecords,
+  refreshRecords,
+  removeRecords,
+} from '../engine/records.ts';
+import type { RecordType } from '../hsds/index.ts';
+import { type RecordStoreDocument, unpackDocument } from '../index-mapping/record-store.document.ts';
+import { deletionClosure } from './deletion.ts';
+import { flattenNested, type Issue } from './flatten.ts';
+import { importItems } from './import.ts';
+import { childLinks, recordKey } from './nesting.ts';
+import { deleteRecords, publishOrReindex } from './pipeline.ts';
+
+export type { AuditMetadata };
+
+/** The body breaks the schema: nothing was written. */
+export class WriteRejectedError extends Error {
+  override readonly name = 'WriteRejectedError';
+  readonly issues: Issue[];
+  constructor(issues: Issue[]) {
+    super(issues.map((i) => `${i.path || '(body)'}: ${i.reason}`).join('; '));
+    this.issues = issues;
+  }
+}
+
+/** The client's precondition (If-Match, If-None-Match: *) no longer holds: nothing was written. */
+export class PreconditionFailedError extends Error {
+  override readonly name = 'PreconditionFailedError';
+}
+
+export type WriteRequest = {
+  type: RecordType;
+  id: string;
+  /** Who writes: the token's name, recorded as `updated_by` and in the record's source. */
+  actor: string;
+  /**
+   * Checked once the write holds the lock, against the record as stored: return false to refuse
+   * the write (412). `exists` says whether the record is stored.
+   */
+  precondition?: (exists: boolean) => Promise<boolean>;
+};
+
+export type WriteResult = {
+  created: boolean;
+  /** Records written or removed (the record and what it nests). */
+  changed: number;
+  /** What the import's leniency repaired or noted (warnings and notes). */
+  notes: Issue[];
+  audit: FieldChange[];
+};
+
+const WRITE_ORIGIN = 'request body';
+
+let queue: Promise<unknown> = Promise.resolve();
+
+/** Runs `work` after every write before it in this process, under the cross-process `write` lease. */
+function serialised<T>(engine: Engine, purpose: string, work: () => Promise<T>): Promise<T> {
+  const run = queue.then(async () => {
+    await ensureRecordsIndex(engine);
+    const lease = await waitForLease(engine, 'write', { purpose, waitMs: 30_000 });
+    try {
+      return await work();
+    } finally {
+      await lease.release();
+    }
+  });
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+/** Validates a body as import would; throws WriteRejectedError with every error. */
+export function validateBody(type: RecordType, id: string, body: unknown) {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new WriteRejectedError([
+      {
+        severity: 'error',
+        kind: 'invalid',
+        source: WRITE_ORIGIN,
+        path: '',
+        reason: `expected a JSON object (a ${type})`,
+      },
+    ]);
+  }
+  const record = body as Record<string, unknown>;
+  if (record.id === undefined) record.id = id;
+  if (record.id !== id) {
+    throw new WriteRejectedError([
+      {
+        severity: 'error',
+        kind: 'invalid',
+        source: WRITE_ORIGIN,
+        record_type: type,
+        record_id: id,
+        path: 'id',
+        reason: `the body's id (${JSON.stringify(record.id)}) is not the id in the path (${id})`,
+      },
+    ]);
+  }
+  // The server stamps `last_modified` (the time of the write that changed the service, import.ts's
+  // rule): a copy of the old stamp sent back in the body is not kept.
+  if (type === 'service') delete record.last_modified;
+  if (type === 'organization' && Array.isArray(record.services)) {
+    for (const service of record.services) {
+      if (typeof service === 'object' && service !== null)
+        delete (service as Record<string, unknown>).last_modified;
+    }
+  }
+  const flattened = flattenNested(type, record, WRITE_ORIGIN);
+  const errors = flattened.issues.filter((i) => i.severity === 'error');
+  if (errors.length > 0 || flattened.rejected.length > 0) throw new WriteRejectedError(errors);
+  return { record, flattened };
+}
+
+/**
+ * The stored records under the collections the body lists (`phones`, `service_at_locations`...),
+ * and under those by their own child collections, that nest under nothing outside the record: what
+ * a replacement drops when the body no longer has them. Only child collections count: a location
+ * in an organization's `locations` takes its addresses along, never the service_at_locations at it
+ * (those belong to services), and an organization never loses services by a write of itself.
+ */
+async function replacedChildren(
+  engine: Engine,
+  type: RecordType,
+  id: string,
+  body: Record<string, unknown>,
+): Promise<Set<string>> {
+  const linksOf = (t: string, all: boolean) => {
+    const links = (childLinks[t as RecordType] ?? [])
+      .filter((l) => all || Array.isArray(body[l.key]))
+      .map((l) => ({ type: l.type as string, field: l.field }));
+    if (all || Array.isArray(body.attributes)) links.push({ type: 'attribute', field: 'link_id' });
+    return links;
+  };
+  const subtree = new Map<string, RecordStoreDocument>();
+  let frontier: { type: string; id: string; root: boolean }[] = [{ type, id, root: true }];
+  while (frontier.length > 0) {
+    const byId = new Map(frontier.map((f) => [f.id, f]));
+    const next: typeof frontier = [];
+    for (const doc of await findDocuments(engine, 'parent_ids', [...byId.keys()], undefined)) {
+      for (const record of unpackDocument(doc)) {
+        if (subtree.has(record.key)) continue;
+        const parent = [...byId.values()].find((p) =>
+          linksOf(p.type, !p.root).some((l) => l.type === record.type && record.record[l.field] === p.id),
+        );
+        if (!parent) continue;
+        subtree.set(record.key, record);
+        next.push({ type: record.type, id: record.id, root: false });
+      }
+    }
+    frontier = next;
+  }
+  // A record that also nests under something outside this record (a phone of another service) stays.
+  const inside = new Set([id, ...[...subtree.values()].map((r) => r.id)]);
+  return new Set(
+    [...subtree.values()].filter((r) => r.parent_ids.every((p) => inside.has(p))).map((r) => r.key),
+  );
+}
+
+/**
+ * A service_at_location is served with its service: one whose service is not stored would be
+ * stored and never served, so the write is refused (an import keeps it, and reports the link).
+ */
+async function requireServedParent(engine: Engine, type: RecordType, record: Record<string, unknown>) {
+  if (type !== 'service_at_location') return;
+  const serviceId = record.service_id;
+  if (typeof serviceId === 'string' && (await getRecords(engine, [recordKey('service', serviceId)])).size > 0)
+    return;
+  throw new WriteRejectedError([
+    {
+      severity: 'error',
+      kind: 'dangling-reference',
+      source: WRITE_ORIGIN,
+      record_type: type,
+      ...(typeof record.id === 'string' ? { record_id: record.id } : {}),
+      path: 'service_id',
+      reason: `no service ${JSON.stringify(serviceId ?? null)}: a service_at_location is served with its service (PUT the service first)`,
+    },
+  ]);
+}
+
+const IGNORED_FIELDS = new Set(['last_modified']);
+const text = (value: unknown) =>
+  value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+
+/** Field by field, what changed between two states of a set of records (by key). */
+export function fieldChanges(
+  before: ReadonlyMap<string, Record<string, unknown>>,
+  after: ReadonlyMap<string, Record<string, unknown>>,
+): FieldChange[] {
+  const out: FieldChange[] = [];
+  for (const key of new Set([...before.keys(), ...after.keys()])) {
+    const at = key.indexOf(':');
+    const resource = { resource_type: key.slice(0, at), resource_id: key.slice(at + 1) };
+    const old = before.get(key);
+    const now = after.get(key);
+    const action = !old ? 'create' : !now ? 'delete' : 'update';
+    const fields = new Set([...Object.keys(old ?? {}), ...Object.keys(now ?? {})]);
+    for (const field of [...fields].sort()) {
+      if (IGNORED_FIELDS.has(field)) continue;
+      const previous = text(old?.[field]);
+      const replacement = text(now?.[field]);
+      if (previous === replacement) continue;
+      out.push({
+        ...resource,
+        action,
+        field_name: field,
+        previous_value: previous,
+        replacement_value: replacement,
+      });
+    }
+  }
+  return out;
+}
+
+const recordsOf = async (engine: Engine, keys: Iterable<string>) => {
+  const found = await getRecords(engine, [...keys]);
+  return new Map([...found].map(([key, doc]) => [key, doc.record]));
+};
+
+/** Creates or replaces a record from its nested body (the GET /{resource}/{id} shape). */
+export function putRecord(engine: Engine, request: WriteRequest, body: unknown): Promise<WriteResult> {
+  const { type, id, actor } = request;
+  const { record, flattened } = validateBody(type, id, body);
+  return serialised(engine, `write ${type} ${id}`, async () => {
+    await refreshRecords(engine);
+    const key = recordKey(type, id);
+    const exists = (await getRecords(engine, [key])).has(key);
+    if (request.precondition && !(await request.precondition(exists))) throw new PreconditionFailedError();
+    await requireServedParent(engine, type, record);
+    const newKeys = new Set(flattened.records.map((r) => recordKey(r.type, r.id)));
+    const replaced = await replacedChildren(engine, type, id, record);
+    const gone = new Set([...replaced].filter((k) => !newKeys.has(k)));
+    const before = await recordsOf(engine, [...newKeys, ...gone]);
+
+    const imported = await importItems(
+      engine,
+      `api:${actor}`,
+      [{ kind: 'nested', type, value: record, origin: WRITE_ORIGIN }],
+      { reportFile: false },
+    );
+    const changes = imported.changes;
+    if (gone.size > 0) {
+      // Logged before the store changes: a write killed after is published by the next publish.
+      for (const k of gone) changes.add(k);
+      await changes.log();
+      await refreshRecords(engine);
+      const writer = createBulkWriter(engine);
+      await removeRecords(engine, gone, writer);
+      await writer.close();
+      if (writer.stats.failed > 0)
+        throw new Error(`${writer.stats.failed} removals were refused by the engine`);
+      await flushRecords(engine);
+    }
+    await refreshRecords(engine);
+    const after = await recordsOf(engine, newKeys);
+    const audit = fieldChanges(before, after);
+    if (changes.all || changes.keys.size > 0) await publishOrReindex(engine, changes);
+    await appendAudit(engine, key, actor, audit);
+    return {
+      created: !exists,
+      changed: changes.all ? newKeys.size + gone.size : changes.keys.size,
+      notes: imported.firstIssues,
+      audit,
+    };
+  });
+}
+
+/** Deletes a record with what its deletion takes (deletion.ts); false when it is not stored. */
+export function deleteRecord(engine: Engine, request: WriteRequest): Promise<WriteResult | undefined> {
+  const { type, id, actor } = request;
+  return serialised(engine, `delete ${type} ${id}`, async () => {
+    await refreshRecords(engine);
+    const key = recordKey(type, id);
+    const exists = (await getRecords(engine, [key])).has(key);
+    if (request.precondition && !(await request.precondition(exists))) throw new PreconditionFailedError();
+    if (!exists) return undefined;
+    const doomed = await deletionClosure(engine, [{ type, id }]);
+    const before = await recordsOf(engine, doomed);
+    const result = await deleteRecords(engine, [{ type, id }]);
+    const audit = fieldChanges(before, new Map());
+    await appendAudit(engine, key, actor, audit);
+    return { created: false, changed: result.keys.size, notes: [], audit };
+  });
+}
+
+/**
+ * The write API's side of these functions (src/api/record-writes.ts RecordWrites, matched by
+ * shape: api and ingest do not import each other), wired in by the server command.
+ */
+export function createRecordWrites(engine: Engine) {
+  const outcome = async <T>(work: () => Promise<T>) => {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof WriteRejectedError) return { kind: 'rejected' as const, issues: error.issues };
+      if (error instanceof PreconditionFailedError) return { kind: 'precondition-failed' as const };
+      throw error;
+    }
+  };
+  return {
+    put: (request: WriteRequest, body: unknown) =>
+      outcome(async () => {
+        const result = await putRecord(engine, request, body);
+        return { kind: 'written' as const, created: result.created };
+      }),
+    delete: (request: WriteRequest) =>
+      outcome(async () =>
+        (await deleteRecord(engine, request)) ? { kind: 'deleted' as const } : { kind: 'not-found' as const },
+      ),
+  };
+}

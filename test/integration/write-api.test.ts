@@ -1,0 +1,394 @@
+/**
+ * The write API against a real engine: PUT and DELETE of each record type, seen by every read
+ * endpoint when the answer comes; tokens and scopes (nothing changes without the right one); a
+ * body that breaks the schema (400 naming each field, nothing changes); If-Match (one of two
+ * writers with the same ETag gets 412); revalidation (304); the audit trail of three edits.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newToken } from '../../src/api/auth.ts';
+import type { ServiceFull } from '../../src/hsds/index.ts';
+import { importAndReindex } from '../../src/ingest/pipeline.ts';
+import { generateDataset } from '../../src/synthetic/generate.ts';
+import { expectProblem, getJson, getNdjson, getPage, type JsonObject } from '../support/api-requests.ts';
+import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
+import { assertHsds } from '../support/hsds-validator.ts';
+
+const engine = createTestEngine('write-api');
+const writer = newToken('council-crm', ['write']);
+const other = newToken('charity-sync', ['write']);
+const adminOnly = newToken('ops', ['admin']);
+const config = {
+  API_TOKENS: [writer.entry, other.entry, adminOnly.entry].join(','),
+  WRITE_MAX_BODY_BYTES: '20000',
+};
+let app: ReturnType<typeof createTestApp>;
+let dir: string;
+const dataset = generateDataset({ services: 12, seed: 'write-api' });
+const services = JSON.parse(JSON.stringify([...dataset.services()])) as ServiceFull[];
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+const json = { 'content-type': 'application/json' };
+
+function put(path: string, body: unknown, headers: Record<string, string> = bearer(writer.token)) {
+  return app.request(path, { method: 'PUT', headers: { ...json, ...headers }, body: JSON.stringify(body) });
+}
+function del(path: string, headers: Record<string, string> = bearer(writer.token)) {
+  return app.request(path, { method: 'DELETE', headers });
+}
+const read = async (path: string) => (await getJson(app, path)).body;
+const etagOf = async (path: string) => (await app.request(path)).headers.get('etag');
+
+beforeAll(async () => {
+  app = createTestApp(engine, config);
+  dir = await mkdtemp(join(tmpdir(), 'hsds-write-'));
+  const file = join(dir, 'feed.json');
+  await writeFile(file, JSON.stringify(services));
+  await importAndReindex(engine, file, { reportFile: join(dir, 'report.json') });
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+  await dropTestIndices(engine);
+});
+
+describe('who may write', () => {
+  it('refuses a write without a token, with an unknown token, and with a token lacking the scope; nothing changes', async () => {
+    const service = services[0]!;
+    const path = `/services/${service.id}`;
+    const before = await etagOf(path);
+    const edited = { ...(await read(path)), name: 'Unauthorised Name' };
+
+    const none = await put(path, edited, {});
+    expect(none.status).toBe(401);
+    expect(none.headers.get('content-type')).toContain('application/problem+json');
+    expect(none.headers.get('www-authenticate')).toMatch(/^Bearer realm="hsds"/);
+
+    const wrong = await put(path, edited, bearer('not-a-configured-token'));
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('www-authenticate')).toContain('error="invalid_token"');
+
+    const lacking = await put(path, edited, bearer(adminOnly.token));
+    expect(lacking.status).toBe(403);
+    expect(lacking.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
+    expect(((await lacking.json()) as { detail: string }).detail).toContain('write');
+
+    expect((await del(path, bearer(adminOnly.token))).status).toBe(403);
+    // The admin routes want the admin scope: a write token is refused there.
+    const admin = await app.request('/admin/jobs/none', { headers: bearer(writer.token) });
+    expect(admin.status).toBe(403);
+    // An admin token passes (this test app runs no reindex jobs: 503).
+    expect((await app.request('/admin/jobs/none', { headers: bearer(adminOnly.token) })).status).toBe(503);
+    expect((await del(path, {})).status).toBe(401);
+    expect(await etagOf(path)).toBe(before);
+    expect((await read(path)).name).toBe(service.name);
+  });
+
+  it('refuses a body over WRITE_MAX_BODY_BYTES with 413', async () => {
+    const service = services[0]!;
+    const huge = { ...(await read(`/services/${service.id}`)), description: 'x'.repeat(30_000) };
+    const res = await put(`/services/${service.id}`, huge);
+    expect(res.status).toBe(413);
+    expect((await read(`/services/${service.id}`)).description).toBe(service.description);
+  });
+
+  it('limits writes per token (WRITE_RATE_LIMIT a minute) with 429 and Retry-After', async () => {
+    const limited = createTestApp(engine, { ...config, WRITE_RATE_LIMIT: '2' });
+    const statuses: number[] = [];
+    let last: Response | undefined;
+    for (let i = 0; i < 3; i++) {
+      last = await limited.request(`/services/${services[1]!.id}`, {
+        method: 'PUT',
+        headers: { ...json, ...bearer(other.token) },
+        body: JSON.stringify({ id: services[1]!.id }),
+      });
+      statuses.push(last.status);
+    }
+    expect(statuses).toEqual([400, 400, 429]);
+    expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Another token has its own allowance.
+    const own = await limited.request(`/services/${services[1]!.id}`, {
+      method: 'PUT',
+      headers: { ...json, ...bearer(writer.token) },
+      body: JSON.stringify({ id: services[1]!.id }),
+    });
+    expect(own.status).toBe(400);
+  });
+});
+
+describe('a body that breaks the schema', () => {
+  it('answers 400 naming each field, as an import reports it, and writes nothing', async () => {
+    const service = services[2]!;
+    const path = `/services/${service.id}`;
+    const before = await etagOf(path);
+    const body = await read(path);
+    // Two phones without the number HSDS requires: each is named (an import would skip them and
+    // keep the service; a write is refused whole).
+    const broken = {
+      ...body,
+      phones: [
+        { id: 'a5b3c1d2-0000-4000-8000-000000000001', type: 'voice' },
+        { id: 'a5b3c1d2-0000-4000-8000-000000000002', number: '01224 000000' },
+        { id: 'a5b3c1d2-0000-4000-8000-000000000003' },
+      ],
+    };
+    const res = await put(path, broken);
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    const problem = (await res.json()) as {
+      errors: { parameter: string; in: string; kind: string; reason: string }[];
+    };
+    const fields = problem.errors.map((e) => e.parameter);
+    expect(fields).toEqual(['phones[0].number', 'phones[2].number']);
+    for (const error of problem.errors) {
+      expect(error.in).toBe('body');
+      expect(error.kind).toBe('invalid');
+    }
+    expect(await etagOf(path)).toBe(before);
+    // A bad field of the record itself: named, with the value found.
+    const status = await put(path, { ...body, status: 'sometimes' });
+    expect(status.status).toBe(400);
+    const statusProblem = (await status.json()) as { errors: { parameter: string; value?: string }[] };
+    expect(statusProblem.errors[0]).toMatchObject({ parameter: 'status', value: 'string "sometimes"' });
+    expect(await etagOf(path)).toBe(before);
+  });
+
+  it('refuses a body whose id is not the one in the path', async () => {
+    const service = services[2]!;
+    await expectProblem(app, `/services/${service.id}`, 400, 'id', {
+      method: 'PUT',
+      headers: { ...json, ...bearer(writer.token) },
+      body: JSON.stringify({ ...(await read(`/services/${service.id}`)), id: services[3]!.id }),
+    });
+  });
+});
+
+describe('writes are served by every read endpoint when the answer comes', () => {
+  it('creates a service (201, Location, ETag) seen by /services, search, /service_at_locations and its organization', async () => {
+    const template = services[4]!;
+    const id = '0b6f5a3e-1c2d-4e5f-8a9b-0c1d2e3f4a5b';
+    const salId = '1c7a6b4f-2d3e-4f60-9b0c-1d2e3f4a5b6c';
+    const body = {
+      id,
+      organization_id: template.organization_id,
+      name: 'Quillwort Benefits Surgery',
+      description: 'Help with benefit claims, by appointment.',
+      status: 'active',
+      phones: [{ id: '2d8b7c5a-3e4f-4a71-8c1d-2e3f4a5b6c7d', number: '01224 000111' }],
+      service_at_locations: [
+        { id: salId, service_id: id, location_id: template.service_at_locations![0]!.location_id },
+      ],
+    };
+    const res = await put(`/services/${id}`, body);
+    expect(res.status, await res.clone().text()).toBe(201);
+    expect(res.headers.get('location')).toBe(`/services/${id}`);
+    expect(res.headers.get('etag')).toBeTruthy();
+    const created = (await res.json()) as JsonObject;
+    assertHsds('service', created);
+    expect(created.name).toBe('Quillwort Benefits Surgery');
+    expect(typeof created.last_modified).toBe('string');
+    expect(res.headers.get('etag')).toBe(await etagOf(`/services/${id}`));
+
+    const search = await getPage(app, '/services?search=quillwort', 'service_list_item');
+    expect(search.contents.map((s) => s.id)).toEqual([id]);
+    const sal = await read(`/service_at_locations/${salId}`);
+    expect((sal.service as JsonObject).name).toBe('Quillwort Benefits Surgery');
+    const organization = await read(`/organizations/${template.organization_id}`);
+    expect((organization.services as JsonObject[]).map((s) => s.id)).toContain(id);
+  });
+
+  it('replaces a service: new fields served, a phone the body no longer lists gone, its service_at_locations agree', async () => {
+    const service = services[5]!;
+    const path = `/services/${service.id}`;
+    const current = await read(path);
+    const phones = (current.phones as JsonObject[]) ?? [];
+    const kept = { id: '3e9c8d6b-4f50-4b82-9d2e-3f4a5b6c7d8e', number: '0800 123 4567' };
+    const res = await put(path, { ...current, name: 'Renamed By The Council', phones: [kept] });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const after = await read(path);
+    assertHsds('service', after);
+    expect(after.name).toBe('Renamed By The Council');
+    expect((after.phones as JsonObject[]).map((p) => p.id)).toEqual([kept.id]);
+    for (const phone of phones) expect(JSON.stringify(after)).not.toContain(phone.id as string);
+    for (const sal of service.service_at_locations ?? []) {
+      expect(((await read(`/service_at_locations/${sal.id}`)).service as JsonObject).name).toBe(
+        'Renamed By The Council',
+      );
+    }
+    // A collection the body leaves out stays.
+    const { schedules: _, ...withoutSchedules } = after;
+    expect((await put(path, { ...withoutSchedules, name: 'Renamed Again' })).status).toBe(200);
+    expect((await read(path)).schedules).toEqual(after.schedules);
+  });
+
+  it('deletes a service: 204, then 404 everywhere, and a tombstone in the change feed; a second delete is 404', async () => {
+    const service = services[6]!;
+    const since = new Date(Date.now() - 60_000).toISOString();
+    expect((await del(`/services/${service.id}`)).status).toBe(204);
+    expect((await app.request(`/services/${service.id}`)).status).toBe(404);
+    for (const sal of service.service_at_locations ?? []) {
+      expect((await app.request(`/service_at_locations/${sal.id}`)).status).toBe(404);
+    }
+    const feed = await getNdjson(
+      app,
+      `/services?modified_after=${encodeURIComponent(since)}&include_deleted=true&format=ndjson`,
+    );
+    expect(feed.find((s) => s.id === service.id)?.deleted).toBe(true);
+    expect((await del(`/services/${service.id}`)).status).toBe(404);
+  });
+
+  it('writes an organization, a service_at_location, a taxonomy and a taxonomy term, and deletes them', async () => {
+    const organizationId = services[7]!.organization_id!;
+    const organization = await read(`/organizations/${organizationId}`);
+    const { services: _, ...orgBody } = organization;
+    const orgRes = await put(`/organizations/${organizationId}`, {
+      ...orgBody,
+      description: 'Edited through the API.',
+    });
+    expect(orgRes.status, await orgRes.clone().text()).toBe(200);
+    expect((await read(`/organizations/${organizationId}`)).description).toBe('Edited through the API.');
+    const ofService = await read(`/services/${services[7]!.id}`);
+    expect((ofService.organization as JsonObject).description).toBe('Edited through the API.');
+
+    const sal = services[8]!.service_at_locations![0]!;
+    const salBody = await read(`/service_at_locations/${sal.id}`);
+    const { service: __, ...salOwn } = salBody;
+    const salRes = await put(`/service_at_locations/${sal.id}`, { ...salOwn, description: 'Ring the bell.' });
+    expect(salRes.status, await salRes.clone().text()).toBe(200);
+    expect((await read(`/service_at_locations/${sal.id}`)).description).toBe('Ring the bell.');
+
+    const taxonomyId = '4fad9e7c-5061-4c93-ae3f-4a5b6c7d8e9f';
+    const termId = '50be0f8d-6172-4da4-bf40-5b6c7d8e9f00';
+    const taxRes = await put(`/taxonomies/${taxonomyId}`, {
+      id: taxonomyId,
+      name: 'Council Needs',
+      description: 'The council’s own needs list.',
+      uri: 'https://example.org/needs',
+    });
+    expect(taxRes.status, await taxRes.clone().text()).toBe(201);
+    const termRes = await put(`/taxonomy_terms/${termId}`, {
+      id: termId,
+      name: 'Winter fuel',
+      description: 'Help with heating costs.',
+      taxonomy_id: taxonomyId,
+      code: 'WF',
+    });
+    expect(termRes.status, await termRes.clone().text()).toBe(201);
+    const term = await read(`/taxonomy_terms/${termId}`);
+    assertHsds('taxonomy_term', term);
+    expect(term.name).toBe('Winter fuel');
+    const terms = await getPage(app, `/taxonomy_terms?taxonomy_id=${taxonomyId}`, 'taxonomy_term');
+    expect(terms.contents.map((t) => t.id)).toEqual([termId]);
+
+    expect((await del(`/taxonomy_terms/${termId}`)).status).toBe(204);
+    expect((await app.request(`/taxonomy_terms/${termId}`)).status).toBe(404);
+    expect((await del(`/taxonomies/${taxonomyId}`)).status).toBe(204);
+    expect((await app.request(`/taxonomies/${taxonomyId}`)).status).toBe(404);
+    expect((await del(`/service_at_locations/${sal.id}`)).status).toBe(204);
+    expect((await app.request(`/service_at_locations/${sal.id}`)).status).toBe(404);
+    const service = await read(`/services/${services[8]!.id}`);
+    expect(((service.service_at_locations as JsonObject[]) ?? []).map((s) => s.id)).not.toContain(sal.id);
+    // An organization deleted takes its services along.
+    const newOrg = '61cf1a9e-7283-4eb5-8051-6c7d8e9f0011';
+    const newService = '72d02baf-8394-4fc6-9162-7d8e9f001122';
+    expect(
+      (
+        await put(`/organizations/${newOrg}`, {
+          id: newOrg,
+          name: 'Short-Lived Trust',
+          description: 'Gone soon.',
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await put(`/services/${newService}`, {
+          id: newService,
+          organization_id: newOrg,
+          name: 'Short-Lived Service',
+          status: 'active',
+        })
+      ).status,
+    ).toBe(201);
+    expect((await del(`/organizations/${newOrg}`)).status).toBe(204);
+    expect((await app.request(`/organizations/${newOrg}`)).status).toBe(404);
+    expect((await app.request(`/services/${newService}`)).status).toBe(404);
+  });
+});
+
+describe('concurrency and HTTP caching', () => {
+  it('answers 304 to a revalidation with the ETag, or with If-Modified-Since', async () => {
+    const path = `/services/${services[9]!.id}`;
+    const first = await app.request(path);
+    const tag = first.headers.get('etag')!;
+    expect(tag).toMatch(/^"[\w-]+"$/);
+    expect(first.headers.get('last-modified')).toBeTruthy();
+    expect(first.headers.get('cache-control')).toContain('must-revalidate');
+    const again = await app.request(path, { headers: { 'if-none-match': tag } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    expect((await app.request(path, { headers: { 'if-none-match': '"other"' } })).status).toBe(200);
+    const since = await app.request(path, {
+      headers: { 'if-modified-since': first.headers.get('last-modified')! },
+    });
+    expect(since.status).toBe(304);
+    expect((await app.request('/services')).headers.get('cache-control')).toBe('public, max-age=60');
+  });
+
+  it('lets one of two writers holding the same ETag write; the other gets 412 and changes nothing', async () => {
+    const path = `/services/${services[10]!.id}`;
+    const tag = (await etagOf(path))!;
+    const body = await read(path);
+    const [a, b] = await Promise.all([
+      put(path, { ...body, name: 'Writer A' }, { ...bearer(writer.token), 'if-match': tag }),
+      put(path, { ...body, name: 'Writer B' }, { ...bearer(other.token), 'if-match': tag }),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([200, 412]);
+    const winner = a.status === 200 ? 'Writer A' : 'Writer B';
+    expect((await read(path)).name).toBe(winner);
+    const loser = a.status === 412 ? a : b;
+    expect(loser.headers.get('content-type')).toContain('application/problem+json');
+    // If-None-Match: * creates only.
+    expect((await put(path, body, { ...bearer(writer.token), 'if-none-match': '*' })).status).toBe(412);
+    expect((await read(path)).name).toBe(winner);
+  });
+});
+
+describe('the audit trail', () => {
+  it('records three edits field by field, with who made them; ?audit=last and ?audit=all', async () => {
+    const service = services[11]!;
+    const path = `/services/${service.id}`;
+    const original = await read(path);
+    await put(path, { ...original, name: 'Edit One' });
+    await put(
+      path,
+      { ...(await read(path)), name: 'Edit Two', email: 'two@example.org' },
+      bearer(other.token),
+    );
+    await put(path, { ...(await read(path)), description: 'Edit three.' });
+
+    const plain = await read(path);
+    expect(JSON.stringify(plain.metadata ?? [])).not.toContain('Edit One');
+    const all = await read(`${path}?audit=all`);
+    assertHsds('service', all);
+    const trail = (all.metadata as JsonObject[]).filter((m) => m.resource_id === service.id);
+    const changes = trail.map((m) => [m.updated_by, m.field_name, m.previous_value, m.replacement_value]);
+    expect(changes).toEqual([
+      ['council-crm', 'description', original.description, 'Edit three.'],
+      ['charity-sync', 'email', original.email ?? '', 'two@example.org'],
+      ['charity-sync', 'name', 'Edit One', 'Edit Two'],
+      ['council-crm', 'name', original.name, 'Edit One'],
+    ]);
+    for (const entry of trail) {
+      expect(entry.resource_type).toBe('service');
+      expect(entry.last_action_type).toBe('update');
+      expect(Number.isNaN(Date.parse(entry.last_action_date as string))).toBe(false);
+    }
+    const last = await read(`${path}?audit=last`);
+    expect(
+      (last.metadata as JsonObject[]).filter((m) => m.resource_id === service.id).map((m) => m.field_name),
+    ).toEqual(['description']);
+    await expectProblem(app, `${path}?audit=some`, 400, 'audit');
+  });
+});

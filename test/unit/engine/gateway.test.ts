@@ -1,0 +1,212 @@
+/**
+ * The gateway's own paths, against a stand-in engine on a real socket (an HTTP server scripted per
+ * test; the client is the real one): how engine errors are translated, how the bulk writer retries
+ * items the engine refused for being busy (and only those), and that a point in time is released
+ * when a reader stops early. These run without an engine; the integration suite covers the rest.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gunzipSync } from 'node:zlib';
+import pino from 'pino';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createBulkWriter } from '../../../src/engine/bulk.ts';
+import {
+  createEngine,
+  type Engine,
+  EngineNotFoundError,
+  EngineRequestError,
+  EngineUnavailableError,
+  engineCall,
+} from '../../../src/engine/index.ts';
+import { openSnapshot } from '../../../src/engine/records.ts';
+import { streamRecordTexts } from '../../../src/engine/search.ts';
+
+type Seen = { method: string; path: string; body: string };
+type Answer = { status: number; body: unknown };
+
+let server: Server;
+let url: string;
+let seen: Seen[] = [];
+let script: (request: Seen) => Answer = () => ({ status: 200, body: {} });
+
+beforeAll(async () => {
+  server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      // The gateway asks the client to gzip what it sends: read the bodies as sent.
+      const body = req.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw;
+      const request = { method: req.method ?? '', path: req.url ?? '', body: body.toString() };
+      seen.push(request);
+      const answer = script(request);
+      res.writeHead(answer.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(answer.body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+let engine: Engine;
+const open = (at = url) =>
+  createEngine(
+    { url: at, requestTimeoutMs: 2000, prefix: 't', shards: 1, replicas: 0, maxRetries: 0 },
+    pino({ level: 'silent' }),
+  );
+afterEach(async () => {
+  await engine?.close();
+  seen = [];
+});
+
+const count = () => engineCall('count things', () => engine.client.count({ index: 't-x' }));
+
+describe('engine errors, translated', () => {
+  it('a 404 is EngineNotFoundError', async () => {
+    engine = open();
+    script = () => ({
+      status: 404,
+      body: { error: { type: 'index_not_found_exception', reason: 'no such index' } },
+    });
+    await expect(count()).rejects.toBeInstanceOf(EngineNotFoundError);
+  });
+
+  it.each([429, 502, 503, 504])(
+    'a %i is EngineUnavailableError (busy or recovering: try later)',
+    async (status) => {
+      engine = open();
+      script = () => ({
+        status,
+        body: { error: { type: 'es_rejected_execution_exception', reason: 'queue full' } },
+      });
+      const error = await count().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(EngineUnavailableError);
+      expect((error as Error).message).toContain(
+        `count things: the engine is busy or recovering (${status})`,
+      );
+    },
+  );
+
+  it('a 400 is EngineRequestError carrying the engine’s reason', async () => {
+    engine = open();
+    script = () => ({
+      status: 400,
+      body: {
+        error: {
+          type: 'search_phase_execution_exception',
+          reason: 'all shards failed',
+          caused_by: { type: 'parse_exception', reason: 'bad date' },
+        },
+      },
+    });
+    const error = (await count().catch((e: unknown) => e)) as EngineRequestError;
+    expect(error).toBeInstanceOf(EngineRequestError);
+    expect(error.statusCode).toBe(400);
+    expect(error.reason).toContain('all shards failed');
+  });
+
+  it('a refused connection is EngineUnavailableError', async () => {
+    // A port nothing listens on: the server's, once closed.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    engine = open(`http://127.0.0.1:${port}`);
+    const error = await count().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EngineUnavailableError);
+    expect((error as Error).message).toContain('unreachable');
+  });
+});
+
+describe('the bulk writer', () => {
+  it('retries only the items refused with 429, reports the items refused for good, and counts a superseded version as written', async () => {
+    engine = open();
+    let bulks = 0;
+    script = (request) => {
+      if (!request.path.startsWith('/_bulk')) return { status: 200, body: {} };
+      bulks += 1;
+      const ids = request.body
+        .split('\n')
+        .filter((line) => line.includes('"_id"'))
+        .map((line) => (JSON.parse(line) as { index: { _id: string } }).index._id);
+      const items = ids.map((id) => {
+        if (id === 'busy' && bulks === 1)
+          return { index: { _id: id, status: 429, error: { type: 'es_rejected_execution_exception' } } };
+        if (id === 'bad')
+          return {
+            index: {
+              _id: id,
+              status: 400,
+              error: { type: 'mapper_parsing_exception', reason: 'failed to parse [x]' },
+            },
+          };
+        if (id === 'old')
+          return { index: { _id: id, status: 409, error: { type: 'version_conflict_engine_exception' } } };
+        return { index: { _id: id, status: 201, result: 'created' } };
+      });
+      return { status: 200, body: { errors: true, items } };
+    };
+    const failures: string[] = [];
+    const writer = createBulkWriter(engine, { onFailure: (f) => failures.push(`${f.id}: ${f.reason}`) });
+    await writer.index('t-x', 'fine', { a: 1 });
+    await writer.index('t-x', 'busy', { a: 2 });
+    await writer.index('t-x', 'bad', { a: 3 });
+    await writer.index('t-x', 'old', { a: 4 }, '5');
+    await writer.close();
+
+    const bodies = seen.filter((s) => s.path.startsWith('/_bulk')).map((s) => s.body);
+    expect(bodies).toHaveLength(2);
+    // The retry carries the busy item alone, action and source.
+    expect(bodies[1]!.trim().split('\n')).toEqual(['{"index":{"_index":"t-x","_id":"busy"}}', '{"a":2}']);
+    expect(failures).toEqual(['bad: mapper_parsing_exception: failed to parse [x]']);
+    expect(writer.stats).toMatchObject({ written: 3, created: 2, failed: 1, retries: 1, requests: 2 });
+  });
+});
+
+describe('points in time', () => {
+  it('a snapshot closed releases its point in time', async () => {
+    engine = open();
+    script = (request) =>
+      request.path.includes('_search/point_in_time') && request.method === 'POST'
+        ? { status: 200, body: { pit_id: 'pit-snapshot' } }
+        : { status: 200, body: { pits: [{ pit_id: 'pit-snapshot', successful: true }] } };
+    const snapshot = await openSnapshot(engine);
+    expect(snapshot.pitId).toBe('pit-snapshot');
+    await snapshot.close();
+    const released = seen.filter((s) => s.method === 'DELETE' && s.path.startsWith('/_search/point_in_time'));
+    expect(released.map((s) => JSON.parse(s.body))).toEqual([{ pit_id: ['pit-snapshot'] }]);
+  });
+
+  it('a dump whose reader stops after the first batch releases its point in time', async () => {
+    engine = open();
+    let n = 0;
+    script = (request) => {
+      if (request.method === 'POST' && request.path.includes('/_search/point_in_time'))
+        return { status: 200, body: { pit_id: 'pit-dump' } };
+      if (request.method === 'DELETE') return { status: 200, body: { pits: [] } };
+      // Every search answers a full batch: there is always more to read.
+      const hits = Array.from({ length: 10 }, () => {
+        n += 1;
+        return { _source: { record: { id: `r${n}` } }, sort: [n] };
+      });
+      return { status: 200, body: { pit_id: 'pit-dump', hits: { total: { value: 1000 }, hits } } };
+    };
+    const request = {
+      index: 'services' as const,
+      query: { match_all: {} },
+      sort: [{ id: 'asc' as const }],
+      source: ['record'],
+    };
+    for await (const batch of streamRecordTexts(engine, request as never, { batchSize: 10 })) {
+      expect(batch.texts.length).toBeGreaterThan(0);
+      break;
+    }
+    const released = seen.filter((s) => s.method === 'DELETE' && s.path.startsWith('/_search/point_in_time'));
+    expect(released).toHaveLength(1);
+    expect(released[0]!.body).toContain('pit-dump');
+  });
+});
