@@ -30,7 +30,7 @@ import { pageWindow, partitionStream, streamOrder } from '../src/index-mapping/s
 import { buildServiceSearch } from '../src/index-mapping/service-search.query.ts';
 import { writeReadIndices } from '../src/ingest/read-indices.writer.ts';
 import { generateDataset } from '../src/synthetic/generate.ts';
-import { benchSearchExtensions } from './lib/search-extensions.bench.ts';
+import { benchSearchExtensions, type EngineTook } from './lib/search-extensions.bench.ts';
 import { benchWrites } from './lib/writes.bench.ts';
 
 const SERVICES = Number(process.env.BENCH_SERVICES ?? 100_000);
@@ -40,6 +40,9 @@ const WARMUP_SECONDS = 3;
 const ROUNDS = 3;
 const CONNECTIONS = 16;
 const PREFIX = process.env.BENCH_PREFIX ?? 'bench-api';
+// BENCH_ONLY=search: the search extensions alone (search with and without the vocabulary in
+// turns, /suggest), skipping the other scenarios and the dumps: a short run on a shared machine.
+const ONLY_SEARCH = process.env.BENCH_ONLY === 'search';
 const ENGINE_PORT = Number(process.env.ENGINE_PORT ?? 9200);
 // The API runs as operators run it, `npx hsds serve` (bin/hsds.js: Node 24 with
 // --max-semi-space-size=8 --max-old-space-size=256). BENCH_API_NODE_FLAGS="..." runs
@@ -192,7 +195,8 @@ const rotate = <T>(items: readonly T[]) => {
   return () => items[i++ % items.length]!;
 };
 
-type Load = { url: string; requests: Parameters<typeof autocannon>[0]['requests'] };
+/** `connections`: CONNECTIONS unless given (one: the latency a single user sees, no queueing). */
+type Load = { url: string; requests: Parameters<typeof autocannon>[0]['requests']; connections?: number };
 
 /** A load's outcome: autocannon's counts, and every response time at full resolution. */
 type Measured = { result: Result; latencies: number[]; seconds: number };
@@ -201,7 +205,7 @@ async function run(load: Load, seconds: number): Promise<Measured> {
   const latencies: number[] = [];
   const result = await autocannon({
     url: load.url,
-    connections: CONNECTIONS,
+    connections: load.connections ?? CONNECTIONS,
     duration: seconds,
     requests: load.requests,
     timeout: 30,
@@ -278,7 +282,7 @@ function engineSearch(
 }
 
 /** Search with the vocabulary against without it (at most 1.15x), and /suggest's median (< 20 ms). */
-function vocabularyVerdicts(rows: Row[]) {
+function vocabularyVerdicts(rows: Row[], took: EngineTook) {
   const find = (scenario: string) => rows.find((r) => r.scenario === scenario)!;
   const without = find('/services?search= without vocabulary');
   const withIt = find('/services?search= with vocabulary');
@@ -287,7 +291,11 @@ function vocabularyVerdicts(rows: Row[]) {
       withIt.medianMs / Math.max(without.medianMs, 0.001),
     ),
     'search rps without/with vocabulary (<= 1.15)': round2(without.rps / Math.max(withIt.rps, 1)),
-    '/suggest median < 20 ms (ms)': find('/suggest?q=').medianMs,
+    'search engine took with/without vocabulary, mean (<= 1.15)': round2(
+      took.with.meanMs / Math.max(took.without.meanMs, 0.001),
+    ),
+    '/suggest median < 20 ms, 1 client (ms)': find('/suggest?q= (1 client)').medianMs,
+    [`/suggest median < 20 ms, ${CONNECTIONS} clients (ms)`]: find('/suggest?q=').medianMs,
   };
 }
 
@@ -347,6 +355,24 @@ async function engineDump(engineUrl: string, index: string, source: readonly str
     body: JSON.stringify({ pit_id: [pit] }),
   });
   return { lines: counts.reduce((a, b) => a + b, 0), bytes, seconds: (performance.now() - started) / 1000 };
+}
+
+function writeResults(results: {
+  rows: Row[];
+  dumps?: unknown[];
+  engineTook?: EngineTook;
+  verdicts: Record<string, number>;
+}) {
+  mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
+  const file = new URL(
+    `./results/api-${new Date().toISOString().replaceAll(':', '-')}.json`,
+    import.meta.url,
+  );
+  writeFileSync(
+    file,
+    `${JSON.stringify({ services: SERVICES, seconds: SECONDS, connections: CONNECTIONS, apiCommand: API_COMMAND.join(' '), loadAverage: loadavg(), only: ONLY_SEARCH ? 'search' : undefined, ...results }, null, 2)}\n`,
+  );
+  log(`results written to ${file.pathname}`);
 }
 
 async function main() {
@@ -437,7 +463,7 @@ async function main() {
     ];
 
     const rows: Row[] = [];
-    for (const scenario of scenarios) {
+    for (const scenario of ONLY_SEARCH ? [] : scenarios) {
       await run(scenario.api, WARMUP_SECONDS);
       await run(scenario.engine, WARMUP_SECONDS);
       // The API and the engine take turns, so a burst of load from elsewhere on a shared machine
@@ -473,8 +499,20 @@ async function main() {
       row('/services?search= without vocabulary', 'api', extensions.withoutVocabulary),
       row('/services?search= with vocabulary', 'api', extensions.withVocabulary),
       row('/suggest?q=', 'api', extensions.suggest),
+      row('/suggest?q= (1 client)', 'api', extensions.suggestOneClient),
     );
 
+    if (ONLY_SEARCH) {
+      rss.stop();
+      console.table(rows);
+      console.table(vocabularyVerdicts(rows, extensions.engineTook));
+      writeResults({
+        rows,
+        engineTook: extensions.engineTook,
+        verdicts: vocabularyVerdicts(rows, extensions.engineTook),
+      });
+      return;
+    }
     rss.takeWindowPeak();
     const apiDump = await dump(`${apiUrl}/services?format=ndjson`);
     const apiDumpRss = rss.takeWindowPeak();
@@ -520,7 +558,7 @@ async function main() {
       'search median within 1.3x of the engine': ratio('/services?search='),
       'lookup median within 1.3x of the engine': ratio('/services/{id}'),
       'page median ratio (no target)': ratio('/services?taxonomy_id=&page=k'),
-      ...vocabularyVerdicts(rows),
+      ...vocabularyVerdicts(rows, extensions.engineTook),
       '/services/{id} >= 1,500 rps': byId.rps,
       'ndjson dump >= 10,000 services/s': dumps[0]!.perSecond,
       'API peak RSS < 300 MB (MB)': Math.round(rss.peak()),
@@ -528,16 +566,7 @@ async function main() {
     console.table(rows);
     console.table(dumps.map((d) => ({ ...d, seconds: Math.round(d.seconds * 100) / 100 })));
     console.table(verdicts);
-    mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-    const file = new URL(
-      `./results/api-${new Date().toISOString().replaceAll(':', '-')}.json`,
-      import.meta.url,
-    );
-    writeFileSync(
-      file,
-      `${JSON.stringify({ services: SERVICES, seconds: SECONDS, connections: CONNECTIONS, apiCommand: API_COMMAND.join(' '), loadAverage: loadavg(), rows, dumps, verdicts }, null, 2)}\n`,
-    );
-    log(`results written to ${file.pathname}`);
+    writeResults({ rows, dumps, engineTook: extensions.engineTook, verdicts });
   } finally {
     api?.kill('SIGTERM');
     await engine.close();

@@ -118,7 +118,7 @@ const blankIsAbsent =
 const builders = {
   search: () =>
     stringParam(
-      `Full text search. Words match names (service, organization, taxonomy terms) and descriptions (the service's and its taxonomy terms'), with English stemming, a search vocabulary (synonyms, everyday needs such as "somewhere to sleep", UK and US spellings, compounds such as foodbank, abbreviations such as GP or DV) and one typo forgiven in words of three to ${MAX_FUZZY_WORD_CHARS} characters (below five, the first letter must be right); "quoted phrases" must match as phrases. Any text up to ${MAX_SEARCH_CHARS} characters is accepted (longer is a 400); words beyond the first ${MAX_SEARCH_WORDS} are ignored.`,
+      `Full text search. Words match names (service, organization, taxonomy terms) and descriptions (the service's and its taxonomy terms'), with English stemming, a search vocabulary (synonyms, everyday needs such as "somewhere to sleep", UK and US spellings, compounds such as foodbank, abbreviations such as GP or DV) and one typo forgiven in words of three to ${MAX_FUZZY_WORD_CHARS} characters (below five, the first letter must be right); a word found in several fields ranks above one found in one; "quoted phrases" must match as phrases. Any text up to ${MAX_SEARCH_CHARS} characters is accepted (longer is a 400); words beyond the first ${MAX_SEARCH_WORDS} are ignored.`,
       MAX_SEARCH_CHARS,
     ),
   page: () =>

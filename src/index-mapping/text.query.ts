@@ -15,6 +15,7 @@
  *   low weight, on descriptions.
  * - The words together also go through the vocabulary (vocabularyQuery): rules of several words
  *   ("can't pay rent", "somewhere to sleep") match only there. Either way satisfies the search.
+ * - A word found in several fields ranks above one found in one (FIELDS_TIE_BREAKER).
  * - Name fields carry the highest boosts, so a name match ranks above a description match; the
  *   whole input as a phrase in a name adds more, so an exact name comes first.
  * - "Quoted phrases" must appear as phrases.
@@ -62,7 +63,7 @@ export type ParsedSearch = {
 export type TextFields = {
   /** Stemmed fields with boosts (`name^4`): every word is looked for here. */
   stemmed: readonly string[];
-  /** Unstemmed name fields where one typo is forgiven. */
+  /** Unstemmed name fields (and, at low weights, stemmed descriptions) where one typo is forgiven. */
   fuzzy: readonly string[];
   /** Fields where quoted phrases are looked for. */
   phrase: readonly string[];
@@ -70,7 +71,21 @@ export type TextFields = {
   names: readonly string[];
   /** Keyword fields a word may equal exactly (a taxonomy term's code). */
   keywords?: readonly string[];
+  /**
+   * Stemmed fields where the words together go through the vocabulary (vocabularyQuery); the
+   * `stemmed` fields unless given. Every field here expands the rules once more, so the fewer the
+   * cheaper: the fields a need's rule points at (names, terms, descriptions) are enough.
+   */
+  vocabulary?: readonly string[];
 };
+
+/**
+ * A word matching in several fields (the name, a taxonomy term and the description) scores above
+ * one matching in the best field alone: the best field's score plus this share of the others'
+ * (judged set: typo_short 0.843 -> 0.865, lay_need 0.857 -> 0.874 with 0.6; on the typo clause
+ * too, typo_short 0.917 -> 0.924).
+ */
+export const FIELDS_TIE_BREAKER = 0.6;
 
 // A word is worth a clause only if it holds a letter or a digit: "(", ":" or "-" analyse to nothing.
 const hasWordCharacter = /[\p{L}\p{N}]/u;
@@ -107,6 +122,7 @@ function wordQuery(word: string, fields: TextFields): QueryDsl {
             query: word,
             fields: [...fields.stemmed],
             type: 'best_fields',
+            tie_breaker: FIELDS_TIE_BREAKER,
             operator: 'and',
             zero_terms_query: 'all',
           },
@@ -127,6 +143,7 @@ function fuzzyWordQuery(word: string, fields: TextFields): QueryDsl[] {
         query: word,
         fields: [...fields.fuzzy],
         type: 'best_fields',
+        tie_breaker: FIELDS_TIE_BREAKER,
         operator: 'and',
         ...typos,
         max_expansions: 50,
@@ -146,8 +163,9 @@ function vocabularyQuery(words: readonly string[], fields: TextFields): QueryDsl
   return {
     multi_match: {
       query: words.join(' '),
-      fields: [...fields.stemmed],
+      fields: [...(fields.vocabulary ?? fields.stemmed)],
       type: 'best_fields',
+      tie_breaker: FIELDS_TIE_BREAKER,
       operator: 'and',
       zero_terms_query: 'none',
     },

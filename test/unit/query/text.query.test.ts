@@ -75,6 +75,7 @@ describe('textQuery', () => {
                             ],
                             "operator": "and",
                             "query": "counselling",
+                            "tie_breaker": 0.6,
                             "type": "best_fields",
                             "zero_terms_query": "all",
                           },
@@ -87,12 +88,14 @@ describe('textQuery', () => {
                               "organization_name.exact^2",
                               "taxonomy_term_names.exact^2",
                               "description^0.5",
+                              "taxonomy_term_descriptions^0.3",
                             ],
                             "fuzziness": 1,
                             "max_expansions": 50,
                             "operator": "and",
                             "prefix_length": 0,
                             "query": "counselling",
+                            "tie_breaker": 0.6,
                             "type": "best_fields",
                           },
                         },
@@ -134,6 +137,26 @@ describe('textQuery', () => {
     expect(together).toEqual({
       multi_match: expect.objectContaining({ query: 'food bank harbour street aberdeen', operator: 'and' }),
     });
+  });
+
+  it('sends the words together through the vocabulary on fewer fields than each word (each field expands the rules once more)', () => {
+    type Bool = { bool: { should: { multi_match: { fields: string[] } }[] } };
+    const query = textQuery('somewhere to sleep', SERVICE_TEXT_FIELDS) as { bool: { must: Bool[] } };
+    const together = (query.bool.must[0] as Bool).bool.should[1]!;
+    expect(together.multi_match.fields).toEqual([
+      'name^4',
+      'taxonomy_term_names^2',
+      'description',
+      'taxonomy_term_descriptions^0.3',
+    ]);
+    expect(together.multi_match.fields.length).toBeLessThan(SERVICE_TEXT_FIELDS.stemmed.length);
+    // Without its own list, a kind of record uses its stemmed fields.
+    const plain = textQuery('somewhere to sleep', { ...SERVICE_TEXT_FIELDS, vocabulary: undefined }) as {
+      bool: { must: Bool[] };
+    };
+    expect((plain.bool.must[0] as Bool).bool.should[1]!.multi_match.fields).toEqual(
+      SERVICE_TEXT_FIELDS.stemmed,
+    );
   });
 
   it('does not count stop words and filler words among the words required', () => {
