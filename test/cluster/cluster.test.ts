@@ -76,7 +76,12 @@ describe('on a three-node cluster', () => {
     for (const settings of await indexSettings(`${prefix}-postcodes`)) {
       expect(settings['index.number_of_replicas']).toBe('1');
     }
-    expect(await clusterHealth()).toMatchObject({ status: 'green', number_of_data_nodes: 3 });
+    // Every copy placed: green, once the replicas of the indices the import created last have
+    // been copied (the engine waits up to a minute; CI once asked a moment too early).
+    expect(await clusterHealth('?wait_for_status=green&timeout=60s')).toMatchObject({
+      status: 'green',
+      number_of_data_nodes: 3,
+    });
   });
 
   it('answers every endpoint', async () => {
