@@ -144,6 +144,15 @@ export function sliceGetRecord(text: string): string | undefined {
   return end < 0 ? undefined : text.slice(record, end);
 }
 
+/** Walks a document's `_source` object at `at`, handing `record`'s text to `use`; its end. */
+function sliceSourceRecord(text: string, at: number, use: (record: string) => void): number {
+  return eachMember(text, at, (key, valueAt) => {
+    const end = skipValue(text, valueAt);
+    if (key === 'record' && end >= 0) use(text.slice(valueAt, end));
+    return end;
+  });
+}
+
 /**
  * `_source.record` of each document of a multi-get response, as text, in the order asked;
  * undefined for a document that was not found (or whose index is missing). Undefined when the
@@ -155,11 +164,7 @@ export function sliceMgetRecords(text: string): (string | undefined)[] | undefin
     let record: string | undefined;
     const end = eachMember(text, at, (key, valueAt) => {
       if (key !== '_source') return skipValue(text, valueAt);
-      return eachMember(text, valueAt, (sourceKey, sourceAt) => {
-        const sourceEnd = skipValue(text, sourceAt);
-        if (sourceKey === 'record' && sourceEnd >= 0) record = text.slice(sourceAt, sourceEnd);
-        return sourceEnd;
-      });
+      return sliceSourceRecord(text, valueAt, (slice) => (record = slice));
     });
     records.push(record);
     return end;
@@ -206,11 +211,7 @@ export function sliceSearchHits(text: string): SlicedHits | undefined {
         return sortEnd;
       }
       if (key !== '_source') return skipValue(text, valueAt);
-      return eachMember(text, valueAt, (sourceKey, sourceAt) => {
-        const sourceEnd = skipValue(text, sourceAt);
-        if (sourceKey === 'record' && sourceEnd >= 0) record = text.slice(sourceAt, sourceEnd);
-        return sourceEnd;
-      });
+      return sliceSourceRecord(text, valueAt, (slice) => (record = slice));
     });
     records.push(record);
     return end;
