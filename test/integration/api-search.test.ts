@@ -11,7 +11,7 @@ import type { ServiceFull } from '../../src/hsds/index.ts';
 import { generateDataset } from '../../src/synthetic/generate.ts';
 import { allPages, getPage } from '../support/api-requests.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
-import { seedReadIndices } from '../support/seed.ts';
+import { fixtureService, seedReadIndices } from '../support/seed.ts';
 
 const engine = createTestEngine('api-search');
 const app = createTestApp(engine);
@@ -27,23 +27,12 @@ const mentalHealth = term('Mental health support');
 const employment = term('Employment support', 'Job search, CVs and interviews.');
 const counselling = term('Counselling');
 
-function service(
+const service = (
   name: string,
   description: string,
   organization: string,
   terms: ReturnType<typeof term>[] = [],
-) {
-  const organizationId = randomUUID();
-  return {
-    id: randomUUID(),
-    name,
-    description,
-    status: 'active',
-    organization_id: organizationId,
-    organization: { id: organizationId, name: organization, description: `${organization}.` },
-    attributes: terms.map((t) => ({ id: randomUUID(), taxonomy_term_id: t.id, taxonomy_term: t })),
-  } as ServiceFull;
-}
+) => fixtureService(name, description, { name: organization, description: `${organization}.` }, terms);
 
 const fixtures = {
   foodBankByName: service('Food Bank', 'Emergency parcels for people in crisis.', 'Torry Community Trust'),

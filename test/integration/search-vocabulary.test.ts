@@ -3,32 +3,21 @@
  * abbreviations, spellings), and an operator's own file taking effect through a reload, with no
  * reindex: these read indices are seeded directly, with no records store a reindex could read.
  */
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAliasTargets } from '../../src/engine/indices.ts';
 import { loadVocabulary, reloadVocabulary, shippedVocabulary } from '../../src/engine/vocabulary.ts';
-import type { ServiceFull } from '../../src/hsds/index.ts';
 import { getPage } from '../support/api-requests.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
-import { seedReadIndices } from '../support/seed.ts';
+import { fixtureService, seedReadIndices } from '../support/seed.ts';
 
 const engine = createTestEngine('search-vocabulary');
 const app = createTestApp(engine);
 
-function service(name: string, description: string): ServiceFull {
-  const organizationId = randomUUID();
-  return {
-    id: randomUUID(),
-    name,
-    description,
-    status: 'active',
-    organization_id: organizationId,
-    organization: { id: organizationId, name: `${name} Trust`, description: 'A charity.' },
-  } as ServiceFull;
-}
+const service = (name: string, description: string) =>
+  fixtureService(name, description, { name: `${name} Trust`, description: 'A charity.' });
 
 const fixtures = {
   foodBank: service('Harbour Food Bank', 'Emergency parcels for people in crisis.'),

@@ -3,11 +3,13 @@
  * builders and writer the reindex uses. Every fixture is validated by the HSDS schemas first, so
  * fixtures cannot rot (STYLE.md 18).
  */
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { z } from '@hono/zod-openapi';
 import type { Engine } from '../../src/engine/engine.ts';
 import {
   organizationFullSchema,
+  type ServiceFull,
   serviceFullSchema,
   taxonomyFullSchema,
   taxonomyTermFullSchema,
@@ -81,4 +83,25 @@ export function officialExamples(): Required<SeedInput> {
     taxonomyTerms: [readExample('taxonomy_term.json')],
     organizations: [readExample('organization_full.json')],
   };
+}
+
+/** A small active service with an organization of its own, and `attributes` for the terms given. */
+export function fixtureService(
+  name: string,
+  description: string,
+  organization: { name: string; description: string },
+  terms?: readonly { id: string; name: string }[],
+): ServiceFull {
+  const organizationId = randomUUID();
+  return {
+    id: randomUUID(),
+    name,
+    description,
+    status: 'active',
+    organization_id: organizationId,
+    organization: { id: organizationId, ...organization },
+    ...(terms
+      ? { attributes: terms.map((t) => ({ id: randomUUID(), taxonomy_term_id: t.id, taxonomy_term: t })) }
+      : {}),
+  } as ServiceFull;
 }
