@@ -30,6 +30,7 @@ import { pageWindow, partitionStream, streamOrder } from '../src/index-mapping/s
 import { buildServiceSearch } from '../src/index-mapping/service-search.query.ts';
 import { writeReadIndices } from '../src/ingest/read-indices.writer.ts';
 import { generateDataset } from '../src/synthetic/generate.ts';
+import { quantile } from './lib/quantile.ts';
 import { benchSearchExtensions, type EngineTook } from './lib/search-extensions.bench.ts';
 import { benchWrites } from './lib/writes.bench.ts';
 
@@ -227,8 +228,6 @@ const combine = (parts: Measured[]): Measured => ({
   seconds: parts.reduce((n, p) => n + p.seconds, 0),
 });
 
-const quantile = (sorted: readonly number[], q: number) =>
-  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
 type Row = {

@@ -21,6 +21,7 @@ import type { Engine } from '../../src/engine/index.ts';
 import { importAndReindex } from '../../src/ingest/pipeline.ts';
 import { generateDataset } from '../../src/synthetic/generate.ts';
 import { writeDataset } from '../../src/synthetic/write-dataset.ts';
+import { quantile } from './quantile.ts';
 
 type Measured = { latencies: number[]; seconds: number };
 
@@ -36,8 +37,6 @@ export type WritesBench = {
   log: (message: string) => void;
 };
 
-const quantile = (sorted: readonly number[], q: number) =>
-  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 const summary = (values: number[], seconds: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   const r = (n: number) => Math.round(n * 10) / 10;
