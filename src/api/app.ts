@@ -6,10 +6,10 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
+import type { Config } from '../config.ts';
 import { EngineNotFoundError, EngineUnavailableError } from '../engine/index.ts';
 import { parseTokens } from './auth.ts';
-import type { AppDeps } from './deps.ts';
-import { createDumps, type Dumps, dumpLimitsOf } from './dumps.ts';
+import { createDumps, dumpLimitsOf } from './dumps.ts';
 import { registerExplore } from './explore.ts';
 import { GEOCODE_HEADER_NAMES } from './geo-params.ts';
 import { allowedMethods } from './methods.ts';
@@ -25,9 +25,7 @@ import { registerServiceRoutes } from './routes/services.routes.ts';
 import { registerSuggestRoutes } from './routes/suggest.routes.ts';
 import { registerTaxonomyRoutes } from './routes/taxonomies.routes.ts';
 import { registerWriteRoutes } from './routes/write.routes.ts';
-
-export type AppEnv = { Variables: { deps: AppDeps; dumps: Dumps } };
-export type App = OpenAPIHono<AppEnv>;
+import type { App, AppDeps, AppEnv } from './types.ts';
 
 const targetToIn: Record<string, ParameterError['in']> = {
   query: 'query',
@@ -54,10 +52,28 @@ export function createRouter(): App {
   });
 }
 
+/**
+ * Every route, shaped by the configuration alone (limits, profile, tokens): no dependency is
+ * needed to build them, so the OpenAPI document is generated from the same call without an engine.
+ */
+export function registerRoutes(app: App, config: Config) {
+  // Malformed API_TOKENS stop the server at its start, naming the entry.
+  const tokens = parseTokens(config.API_TOKENS, config.ADMIN_TOKEN);
+  const routes = routeContext(config);
+  registerRootRoutes(app);
+  registerServiceRoutes(app, routes);
+  registerServiceAtLocationRoutes(app, routes);
+  registerOrganizationRoutes(app, routes);
+  registerTaxonomyRoutes(app, routes);
+  registerSuggestRoutes(app);
+  registerWriteRoutes(app, tokens);
+  if (tokens.some((t) => t.scopes.includes('admin'))) registerAdminRoutes(app, tokens);
+  registerOpenApi(app, config);
+  registerExplore(app, config);
+}
+
 export function createApp(deps: AppDeps): App {
   const app = createRouter();
-  // Malformed API_TOKENS stop the server at its start, naming the entry.
-  const tokens = parseTokens(deps.config.API_TOKENS, deps.config.ADMIN_TOKEN);
   const { logger } = deps;
   const dumps = deps.dumps ?? createDumps(dumpLimitsOf(deps.config));
 
@@ -112,17 +128,7 @@ export function createApp(deps: AppDeps): App {
     });
   }
 
-  registerRootRoutes(app);
-  const routes = routeContext(deps.config);
-  registerServiceRoutes(app, routes);
-  registerServiceAtLocationRoutes(app, routes);
-  registerOrganizationRoutes(app, routes);
-  registerTaxonomyRoutes(app, routes);
-  registerSuggestRoutes(app);
-  registerWriteRoutes(app, tokens);
-  if (tokens.some((t) => t.scopes.includes('admin'))) registerAdminRoutes(app, tokens);
-  registerOpenApi(app, deps.config);
-  registerExplore(app, deps.config);
+  registerRoutes(app, deps.config);
 
   app.notFound((c) => {
     // A path the API serves, asked with another method, is a 405 that says which methods it takes.
@@ -142,11 +148,10 @@ export function createApp(deps: AppDeps): App {
     if (error instanceof ApiProblem) {
       // A 503 (or 429) is temporary by definition: tell clients when to try again.
       const retryAfter = error.retryAfterSeconds ?? (error.status === 503 ? 5 : undefined);
-      return problemResponse(
-        error,
-        path,
-        retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) },
-      );
+      return problemResponse(error, path, {
+        ...error.headers,
+        ...(retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) }),
+      });
     }
     if (error instanceof EngineUnavailableError) {
       // A call the gateway refused without sending (circuit open, too many in flight) is logged

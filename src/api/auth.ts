@@ -12,13 +12,12 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from './app.ts';
 import { ApiProblem, problemResponse } from './problem.ts';
+import type { ApiToken, AppEnv, Scope } from './types.ts';
 
-export const SCOPES = ['write', 'admin'] as const;
-export type Scope = (typeof SCOPES)[number];
+export type { ApiToken, Scope };
 
-export type ApiToken = { name: string; scopes: Scope[]; hash: Buffer };
+export const SCOPES: readonly Scope[] = ['write', 'admin'];
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest();
 
@@ -60,10 +59,8 @@ export function tokenOf(header: string | undefined, tokens: readonly ApiToken[])
   return found;
 }
 
-export type AuthEnv = AppEnv & { Variables: AppEnv['Variables'] & { token: ApiToken } };
-
 /** Refuses a request without a token of `scope`; the token is then `c.get('token')`. */
-export function requireScope(scope: Scope, tokens: () => readonly ApiToken[]): MiddlewareHandler<AuthEnv> {
+export function requireScope(scope: Scope, tokens: () => readonly ApiToken[]): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const header = c.req.header('authorization');
     const token = tokenOf(header, tokens());

@@ -10,14 +10,12 @@
 import type { Context } from 'hono';
 import type { Config } from '../config.ts';
 import type { StreamOptions } from '../engine/search.ts';
-import { createKeyedSlots, type KeyedSlots } from '../resilience/slots.ts';
-import type { AppEnv } from './app.ts';
+import { createKeyedSlots } from '../resilience/slots.ts';
 import { ApiProblem } from './problem.ts';
 import { clientAddress } from './public-url.ts';
+import type { AppEnv, DumpLimits, Dumps } from './types.ts';
 
-export type DumpLimits = { maxConcurrent: number; maxPerClient: number; stallTimeoutMs: number };
-
-export type Dumps = { readonly limits: DumpLimits; readonly slots: KeyedSlots };
+export type { DumpLimits, Dumps };
 
 export const dumpLimitsOf = (config: Config): DumpLimits => ({
   maxConcurrent: config.DUMP_MAX_CONCURRENT,

@@ -18,8 +18,8 @@ import { fileURLToPath } from 'node:url';
 import { compress } from 'hono/compress';
 import { etag } from 'hono/etag';
 import type { Config } from '../config.ts';
-import type { App } from './app.ts';
 import { ApiProblem, problemResponse } from './problem.ts';
+import type { App } from './types.ts';
 
 export const EXPLORE_PATH = '/explore';
 

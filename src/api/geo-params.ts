@@ -17,8 +17,8 @@ import { type Centroid, GeocoderUnavailableError } from '../geo/geocoder.ts';
 import { parsePostalCode } from '../geo/postal-code.ts';
 import { POSTCODE_INDEX_GEOCODER } from '../geo/postcode-index.geocoder.ts';
 import type { GeoQuery } from '../index-mapping/geo.query.ts';
-import type { AppDeps } from './deps.ts';
 import { ApiProblem, invalidParameter } from './problem.ts';
+import type { AppDeps } from './types.ts';
 
 export type GeoParams = { postcode?: string | undefined; proximity?: number | undefined };
 

@@ -8,7 +8,7 @@ import type { MiddlewareHandler } from 'hono';
 import { readBuilds } from '../engine/control.ts';
 import type { Engine } from '../engine/engine.ts';
 import { readAliasTargets, versionPattern } from '../engine/indices.ts';
-import type { AppEnv } from './app.ts';
+import type { AppEnv } from './types.ts';
 
 /** The ETag of a representation: a digest of its exact text. */
 export const entityTag = (text: string) => `"${createHash('sha1').update(text).digest('base64url')}"`;

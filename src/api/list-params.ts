@@ -113,29 +113,32 @@ const blankIsAbsent =
     return z.preprocess(isBlank, schema.optional()).openapi(schema.meta() ?? {});
   };
 
-// Descriptions follow the specification's parameters (schema/openapi.json components), corrected
+// Each list parameter; an empty value is absent. Descriptions follow the specification's parameters (schema/openapi.json components), corrected
 // where they are wrong (`minimal` speaks of `modified_date`; the field is `last_modified`).
-const builders = {
-  search: () =>
+export const param = {
+  search: blankIsAbsent(() =>
     stringParam(
       `Full text search. Words match names (service, organization, taxonomy terms) and descriptions (the service's and its taxonomy terms'), with English stemming, a search vocabulary (synonyms, everyday needs such as "somewhere to sleep", UK and US spellings, compounds such as foodbank, abbreviations such as GP or DV) and one typo forgiven in words of three to ${MAX_FUZZY_WORD_CHARS} characters (below five, the first letter must be right); a word found in several fields ranks above one found in one; "quoted phrases" must match as phrases. Any text up to ${MAX_SEARCH_CHARS} characters is accepted (longer is a 400); words beyond the first ${MAX_SEARCH_WORDS} are ignored.`,
       MAX_SEARCH_CHARS,
     ),
-  page: () =>
+  ),
+  page: blankIsAbsent(() =>
     integerParam(
       'Page number of paginated result, from 1. A page past the last is an empty page. Every page can be reached, including past the 10,000th result; for a whole result set, `format=ndjson` is faster.',
       1,
       MAX_PAGE,
       { default: 1 },
     ),
-  perPage: (limits: ListLimits) =>
+  ),
+  perPage: blankIsAbsent((limits: ListLimits) =>
     integerParam(
       `Number of results requested in a single page: ${limits.defaultPerPage} unless given, at most ${limits.maxPerPage}.`,
       1,
       limits.maxPerPage,
       { default: limits.defaultPerPage },
     ),
-  format: () =>
+  ),
+  format: blankIsAbsent(() =>
     z.preprocess(lowerCaseString, z.enum(['json', 'ndjson'], { error: 'must be json or ndjson' })).openapi({
       type: 'string',
       enum: ['json', 'ndjson'],
@@ -143,7 +146,8 @@ const builders = {
       description:
         'Return results in the specified format. Default is `json` (a page). `ndjson` streams every matching result, one JSON object a line, without pagination (`page` and `per_page` are ignored), as `application/x-ndjson`.',
     }),
-  facets: () =>
+  ),
+  facets: blankIsAbsent(() =>
     z
       .preprocess(
         (value) =>
@@ -166,47 +170,57 @@ const builders = {
         example: 'taxonomy_term,organization',
         description: `An extension of this API: counts of the matches (for the current search and filters) per ${FACET_NAMES.join(', ')}, in the page's \`facets\` field, e.g. \`{"taxonomy_term": [{"id": "...", "name": "Food", "count": 12}]}\`: the ${FACET_SIZE} most frequent values of each, most frequent first. Absent unless asked for; not in \`format=ndjson\` streams.`,
       }),
-  taxonomyTermId: () => idParam('Search for records with particular taxonomy_term.'),
-  taxonomyId: () => idParam('Search for records which contain any term with this taxonomy.'),
-  organizationId: () => idParam('Search for services that this organization provides.'),
-  modifiedAfter: () =>
+  ),
+  taxonomyTermId: blankIsAbsent(() => idParam('Search for records with particular taxonomy_term.')),
+  taxonomyId: blankIsAbsent(() => idParam('Search for records which contain any term with this taxonomy.')),
+  organizationId: blankIsAbsent(() => idParam('Search for services that this organization provides.')),
+  modifiedAfter: blankIsAbsent(() =>
     dateTimeParam(
       'Return all results modified on or after this datetime (`last_modified`). A date alone means its start, UTC.',
     ),
-  includeDeleted: (since: boolean) =>
+  ),
+  includeDeleted: blankIsAbsent((since: boolean) =>
     booleanParam(
       `An extension for harvesters (the change feed): also list the records deleted${since ? ' at or after `modified_after`' : ''} (kept for a period the server sets, TOMBSTONE_RETENTION_DAYS, 30 days by default), each as \`{ "id", "deleted": true, "deleted_at" }\` in place of a record, in pages and in \`format=ndjson\`. Other filters apply to live records only: a deleted record's fields are gone. Sorted with the records (in name order, after them).`,
     ),
-  minimal: () =>
+  ),
+  minimal: blankIsAbsent(() =>
     booleanParam(
       "Return every matching service with just 'id' and 'last_modified', in one streamed response (one page holding all of them; `page` and `per_page` are ignored).",
     ),
-  full: (what: string) => booleanParam(`true, false return fully nested ${what}.`),
-  fullService: () =>
+  ),
+  full: blankIsAbsent((what: string) => booleanParam(`true, false return fully nested ${what}.`)),
+  fullService: blankIsAbsent(() =>
     booleanParam(
       'Fully nested organization with service array that contains full service information. Without it, each service in the array holds its id, name and status.',
     ),
-  topOnly: () =>
+  ),
+  topOnly: blankIsAbsent(() =>
     booleanParam(
       'Only retrieve top-level taxonomy terms: those without a parent. (The specification says "terms that have not child terms", which is read as terms that are not child terms.)',
     ),
-  parentId: () => idParam('Retrieve taxonomy terms that have a parent with this id.'),
-  postcode: () =>
+  ),
+  parentId: blankIsAbsent(() => idParam('Retrieve taxonomy terms that have a parent with this id.')),
+  postcode: blankIsAbsent(() =>
     stringParam(
       'The postcode or zip code of a point used to check service coverage. If `service_area` is available, only return results where the postcode exists within the `service_area`; results without a service area are kept. If `proximity` is provided, only show results within the proximity from the centroid of the postcode. With a postcode, results are sorted by distance, nearest first, and each carries `distance` (metres from the centroid). A UK postcode (AB10 1AB), UK outcode (AB10) or US ZIP code (12345). Malformed: 400 `invalid-parameter`. Well-formed but known to no geocoder on this server: 400 `unknown-postcode`, never an empty page. No geocoder reachable: 503. A full postcode known only by its outcode is placed at the outcode centroid, and the `Postcode-Precision` response header says `outcode`.',
       32,
     ),
-  proximity: () =>
+  ),
+  proximity: blankIsAbsent(() =>
     numberParam(
       'Return services that exist within this many metres from the centroid of the provided postcode (requires `postcode`).',
       1,
       1_000_000,
     ),
-  minimumAge: () =>
+  ),
+  minimumAge: blankIsAbsent(() =>
     numberParam('Return services with a minimum age of at least the specified value.', 0, 200),
-  maximumAge: () =>
+  ),
+  maximumAge: blankIsAbsent(() =>
     numberParam('Return services with a maximum age equal to or below the specified value.', 0, 200),
-  day: () =>
+  ),
+  day: blankIsAbsent(() =>
     z
       .preprocess(
         (value) => (typeof value === 'string' ? (dayCodes[value.trim().toLowerCase()] ?? value) : value),
@@ -220,24 +234,13 @@ const builders = {
           'Return services open on this day: an RFC 5545 day code (MO, TU, WE, TH, FR, SA, SU) or the English day name. With `start_time` or `end_time`, the same opening slot must match both.',
         example: 'MO',
       }),
-  startTime: () =>
+  ),
+  startTime: blankIsAbsent(() =>
     timeParam('Return services with a start time (opens_at) of at least the specified value (HH:MM).'),
-  endTime: () =>
+  ),
+  endTime: blankIsAbsent(() =>
     timeParam('Return services with an end time (closes_at) equal to or below the specified value (HH:MM).'),
-};
-
-type Builders = typeof builders;
-
-/** Each list parameter; an empty value is absent. */
-export const param = Object.fromEntries(
-  Object.entries(builders).map(([name, build]) => [
-    name,
-    blankIsAbsent(build as (...args: unknown[]) => z.ZodType),
-  ]),
-) as unknown as {
-  [Name in keyof Builders]: (
-    ...args: Parameters<Builders[Name]>
-  ) => z.ZodType<z.output<ReturnType<Builders[Name]>> | undefined>;
+  ),
 };
 
 const dayCodes: Record<string, string> = {

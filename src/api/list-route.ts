@@ -3,7 +3,6 @@
  * body or form body; the body wins where both give a value), the same responses, one handler.
  */
 import { createRoute, type z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
 import {
   type JsonRecord,
   type StreamBatch,
@@ -14,15 +13,16 @@ import {
 } from '../engine/search.ts';
 import { F } from '../index-mapping/fields.ts';
 import { pageWindow, type SearchRequest, streamOrder } from '../index-mapping/search.query.ts';
-import type { App, AppEnv } from './app.ts';
 import { openDump } from './dumps.ts';
+import { asJsonAnswer, type JsonAnswer } from './json-answer.ts';
 import type { Paging } from './list-params.ts';
 import { asTexts, NDJSON_CONTENT_TYPE, ndjsonResponse } from './ndjson.ts';
 import { type PageExtensions, pageText, toPage } from './paging.ts';
 import { bodyErrorResponses, errorResponses, tooManyDumpsResponse } from './problem.ts';
 import { type RouteContext, requirementTag } from './route-context.ts';
+import type { AppContext } from './types.ts';
 
-export type ListEndpoint<Params extends z.ZodObject> = {
+export type ListEndpoint<Params extends z.ZodObject, Page extends z.ZodType> = {
   path: string;
   /** The specification's operationId; the POST twin's is the same with `post` for `get`. */
   operationId: `get${string}`;
@@ -30,19 +30,23 @@ export type ListEndpoint<Params extends z.ZodObject> = {
   description: string;
   params: Params;
   /** The JSON page. */
-  pageSchema: z.ZodType;
+  pageSchema: Page;
   /** One line of `format=ndjson`. */
   itemSchema: z.ZodType;
   responseDescription: string;
-  handle: (c: Context<AppEnv>, params: z.output<Params>) => Promise<Response>;
 };
 
 const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data'] as const;
 
-export function registerListEndpoint<Params extends z.ZodObject>(
-  app: App,
+/**
+ * A list endpoint's two routes from one description: `get` takes the parameters in the query
+ * string; `post`, its twin, also in a JSON or form body. Register both with one handler:
+ * `app.openapi(routes.get, (c) => list(c, c.req.valid('query')))` and
+ * `app.openapi(routes.post, (c) => list(c, postedParams(c)))`.
+ */
+export function listRoutes<Params extends z.ZodObject, Page extends z.ZodType>(
   ctx: RouteContext,
-  endpoint: ListEndpoint<Params>,
+  endpoint: ListEndpoint<Params, Page>,
 ) {
   const responses = {
     200: {
@@ -59,16 +63,16 @@ export function registerListEndpoint<Params extends z.ZodObject>(
     path: endpoint.path,
     summary: endpoint.summary,
     description: endpoint.description,
-    responses,
   };
-  const getRoute = createRoute({
+  const get = createRoute({
     ...common,
     method: 'get',
     operationId: endpoint.operationId,
     tags: [requirementTag(ctx, 'get', endpoint.path)],
     request: { query: endpoint.params },
+    responses,
   });
-  const postRoute = createRoute({
+  const post = createRoute({
     ...common,
     method: 'post',
     operationId: endpoint.operationId.replace(/^get/, 'post'),
@@ -82,27 +86,32 @@ export function registerListEndpoint<Params extends z.ZodObject>(
         description: 'The parameters of the GET twin, as a JSON object or a form.',
         content: {
           'application/json': { schema: endpoint.params },
-          ...Object.fromEntries(FORM_TYPES.map((type) => [type, { schema: endpoint.params }])),
+          [FORM_TYPES[0]]: { schema: endpoint.params },
+          [FORM_TYPES[1]]: { schema: endpoint.params },
         },
       },
     },
   });
-  // Handlers answer plain Responses (streams, pre-built pages): responses are validated by the
-  // tests against the official schemas, not at run time on the hot path.
-  type Valid = (target: 'query' | 'json' | 'form') => z.output<Params> | undefined;
-  const validOf = (c: Context<AppEnv>) => c.req.valid.bind(c.req) as unknown as Valid;
-  app.openapi(getRoute, ((c: Context<AppEnv>) =>
-    endpoint.handle(c, validOf(c)('query') as z.output<Params>)) as never);
-  app.openapi(postRoute, ((c: Context<AppEnv>) => {
-    const valid = validOf(c);
-    const contentType = c.req.header('content-type') ?? '';
-    const body = contentType.includes('json')
-      ? valid('json')
-      : contentType.includes('form')
-        ? valid('form')
-        : undefined;
-    return endpoint.handle(c, { ...valid('query'), ...body } as z.output<Params>);
-  }) as never);
+  return { get, post };
+}
+
+/** What a POST twin's handler can read: the same parameters from the query string and the body. */
+type Posted<Params> = {
+  req: { header(name: string): string | undefined; valid(target: 'query' | 'json' | 'form'): Params };
+};
+
+/**
+ * A POST twin's parameters: the query string's, overridden by the body's. Only the body of the
+ * request's media type was validated (an empty body has none).
+ */
+export function postedParams<Params extends object>(c: Posted<Params>): Params {
+  const contentType = c.req.header('content-type') ?? '';
+  const body = contentType.includes('json')
+    ? c.req.valid('json')
+    : contentType.includes('form')
+      ? c.req.valid('form')
+      : undefined;
+  return { ...c.req.valid('query'), ...body };
 }
 
 /** A per-batch step on parsed records (the services nested in organizations). */
@@ -127,12 +136,22 @@ const LIST_BATCH = 500;
 /** Extension fields for a JSON page, given its total (facets, did you mean: search-extensions.ts). */
 export type Extend = (total: number) => Promise<PageExtensions>;
 
-/** A page of a search as JSON, or every match as NDJSON. */
-export async function listResponse(
-  c: Context<AppEnv>,
+/** A page of a search as JSON, or every match as NDJSON; typed as the route's page. */
+export async function listResponse<Page extends z.ZodType>(
+  c: AppContext,
+  page: Page,
   request: SearchRequest,
   paging: Paging,
   options: { enrich?: Enrich; batchSize?: number; extend?: Extend | undefined } = {},
+): Promise<JsonAnswer<Page>> {
+  return asJsonAnswer(page, await listAnswer(c, request, paging, options));
+}
+
+async function listAnswer(
+  c: AppContext,
+  request: SearchRequest,
+  paging: Paging,
+  options: { enrich?: Enrich; batchSize?: number; extend?: Extend | undefined },
 ): Promise<Response> {
   const { engine, logger } = c.get('deps');
   if (paging.format === 'ndjson') {

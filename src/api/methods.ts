@@ -1,7 +1,7 @@
 /**
  * Which methods a path is served with, from the app's own routes: what a 405 puts in `Allow`.
  */
-import type { App } from './app.ts';
+import type { App } from './types.ts';
 
 type Methods = { pattern: RegExp; methods: Set<string> }[];
 

@@ -1,27 +1,15 @@
 /**
  * The OpenAPI document without a server: what `npm run openapi:write` commits as openapi.json,
- * and what the drift test compares it with. Building the app opens no connection.
+ * and what the drift test compares it with. Only the routes are built: no engine, no geocoder.
  */
-import pino from 'pino';
 import { type Config, loadConfig } from '../config.ts';
-import { createEngine } from '../engine/index.ts';
-import { createApp } from './app.ts';
-import { createGeocoder } from './geocoding.ts';
+import { createRouter, registerRoutes } from './app.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 
 /** The document for a configuration; by default, the defaults (plain HSDS, per_page 50 / 1000). */
 export function generateOpenApiDocument(config: Config = loadConfig({})) {
-  const logger = pino({ level: 'silent' });
-  const engine = createEngine(
-    { url: 'http://127.0.0.1:9', prefix: 'unused', requestTimeoutMs: 1000, shards: 1, replicas: 0 },
-    logger,
-  );
-  const app = createApp({
-    config,
-    engine,
-    geocoder: createGeocoder(config, engine),
-    logger,
-  });
+  const app = createRouter();
+  registerRoutes(app, config);
   return buildOpenApiDocument(app, config);
 }
 

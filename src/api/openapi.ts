@@ -1,9 +1,9 @@
 import { Scalar } from '@scalar/hono-api-reference';
 import type { Config } from '../config.ts';
 import { MAX_SEARCH_CHARS } from '../index-mapping/text.query.ts';
-import type { App } from './app.ts';
 import { OPENAPI_PATH, profiles } from './profile.ts';
 import { routeContext } from './route-context.ts';
+import type { App } from './types.ts';
 
 function describeApi(config: Config): string {
   const { limits, profile } = routeContext(config);

@@ -69,10 +69,18 @@ export class ApiProblem extends Error {
   readonly typeSlug: string | undefined;
   /** Sent as Retry-After (a 503 without it gets 5 s). */
   readonly retryAfterSeconds: number | undefined;
+  /** Other response headers the problem carries (a 409's Location of what it conflicts with). */
+  readonly headers: Record<string, string>;
   constructor(
     status: ProblemStatus,
     detail: string,
-    options: { errors?: ParameterError[]; title?: string; type?: string; retryAfterSeconds?: number } = {},
+    options: {
+      errors?: ParameterError[];
+      title?: string;
+      type?: string;
+      retryAfterSeconds?: number;
+      headers?: Record<string, string>;
+    } = {},
   ) {
     super(detail);
     this.status = status;
@@ -81,6 +89,7 @@ export class ApiProblem extends Error {
     this.title = options.title;
     this.typeSlug = options.type;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.headers = options.headers ?? {};
   }
 }
 

@@ -13,7 +13,7 @@ import { BlockList, isIP } from 'node:net';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import type { Config } from '../config.ts';
-import type { AppEnv } from './app.ts';
+import type { AppEnv } from './types.ts';
 
 const blockLists = new WeakMap<readonly string[], BlockList>();
 

@@ -2,17 +2,17 @@
  * A record endpoint (`/{resource}/{id}`): the stored record, fully nested, or 404.
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
 import { readAudit } from '../engine/audit.ts';
 import { EngineNotFoundError } from '../engine/index.ts';
 import { caseVariants } from '../index-mapping/ids.ts';
-import type { App, AppEnv } from './app.ts';
 import { recordCaching } from './http-cache.ts';
+import { asJsonAnswer, type JsonAnswer } from './json-answer.ts';
 import { idParam } from './list-params.ts';
 import { errorResponses, notFoundResponse } from './problem.ts';
 import { type RouteContext, requirementTag } from './route-context.ts';
+import type { App, AppContext } from './types.ts';
 
-export type RecordEndpoint<Query extends z.ZodObject> = {
+export type RecordEndpoint<Schema extends z.ZodType, Query extends z.ZodObject> = {
   path: `${string}/{id}`;
   operationId: string;
   summary: string;
@@ -20,19 +20,18 @@ export type RecordEndpoint<Query extends z.ZodObject> = {
   idDescription: string;
   /** The id of the official HSDS example record of this kind (documentation, and test clients' first try). */
   idExample: string;
-  schema: z.ZodType;
+  schema: Schema;
   responseDescription: string;
-  query?: Query;
-  handle: (c: Context<AppEnv>, id: string, query: z.output<Query>) => Promise<Response>;
+  query: Query;
 };
 
-/** The record type a `{id}` path serves. */
+/** The record type (in the audit trail) of each `{id}` path's first segment. */
 const recordTypes: Record<string, string> = {
-  '/services/{id}': 'service',
-  '/organizations/{id}': 'organization',
-  '/service_at_locations/{id}': 'service_at_location',
-  '/taxonomies/{id}': 'taxonomy',
-  '/taxonomy_terms/{id}': 'taxonomy_term',
+  services: 'service',
+  organizations: 'organization',
+  service_at_locations: 'service_at_location',
+  taxonomies: 'taxonomy',
+  taxonomy_terms: 'taxonomy_term',
 };
 
 const auditParam = z
@@ -45,24 +44,24 @@ const auditParam = z
     example: 'last',
   });
 
-/** The record's `metadata` with its audit trail added (newest first), when asked. */
-async function withAudit(c: Context<AppEnv>, res: Response, type: string, id: string, which: 'last' | 'all') {
-  if (res.status !== 200) return res;
-  const record = (await res.json()) as Record<string, unknown>;
+/** A record as the engine holds it, answered as JSON text without being parsed again. */
+const storedJson = <Schema extends z.ZodType>(c: AppContext, schema: Schema, text: string) =>
+  asJsonAnswer(schema, c.newResponse(text, 200, { 'content-type': 'application/json' }));
+
+/** The record's `metadata` with its audit trail added (newest first). */
+async function withAudit(c: AppContext, text: string, type: string, id: string, which: 'last' | 'all') {
+  const record = JSON.parse(text) as Record<string, unknown>;
   const trail = await readAudit(c.get('deps').engine, type, (record.id as string) ?? id, which);
   const metadata = Array.isArray(record.metadata) ? record.metadata : [];
-  return c.json({ ...record, metadata: [...trail, ...metadata] }, 200);
+  return JSON.stringify({ ...record, metadata: [...trail, ...metadata] });
 }
 
-export function registerRecordEndpoint<Query extends z.ZodObject>(
-  app: App,
+/** The `{id}` route of a record endpoint; `audit` is added to its query (see recordResponse). */
+export function recordRoute<Schema extends z.ZodType, Query extends z.ZodObject>(
   ctx: RouteContext,
-  endpoint: RecordEndpoint<Query>,
+  endpoint: RecordEndpoint<Schema, Query>,
 ) {
-  app.use(endpoint.path.replace('{id}', ':id'), recordCaching());
-  const query = (endpoint.query ?? z.object({})).extend({ audit: auditParam });
-  const type = recordTypes[endpoint.path] ?? endpoint.path;
-  const route = createRoute({
+  return createRoute({
     method: 'get',
     path: endpoint.path,
     operationId: endpoint.operationId,
@@ -71,7 +70,7 @@ export function registerRecordEndpoint<Query extends z.ZodObject>(
     description: endpoint.description,
     request: {
       params: z.object({ id: idParam(endpoint.idDescription, endpoint.idExample) }),
-      query,
+      query: endpoint.query.extend({ audit: auditParam }),
     },
     responses: {
       200: {
@@ -82,35 +81,45 @@ export function registerRecordEndpoint<Query extends z.ZodObject>(
       ...errorResponses,
     },
   });
-  type Valid = (
-    target: 'param' | 'query',
-  ) => { id: string; audit?: 'none' | 'last' | 'all' } & z.output<Query>;
-  const lookUp = async (c: Context<AppEnv>, asGiven: string, query: z.output<Query>) => {
-    // An id in another case than the one stored (see caseVariants): looked up again on a miss only.
-    const others = caseVariants(asGiven).slice(1);
-    try {
-      return await endpoint.handle(c, asGiven, query);
-    } catch (error) {
-      if (!(error instanceof EngineNotFoundError)) throw error;
-      for (const id of others) {
-        try {
-          return await endpoint.handle(c, id, query);
-        } catch (again) {
-          if (!(again instanceof EngineNotFoundError)) throw again;
-        }
-      }
-      throw error;
-    }
-  };
-  app.openapi(route, (async (c: Context<AppEnv>) => {
-    const valid = c.req.valid.bind(c.req) as unknown as Valid;
-    const { audit, ...rest } = valid('query');
-    const id = valid('param').id;
-    const res = await lookUp(c, id, rest as z.output<Query>);
-    return audit === 'last' || audit === 'all' ? withAudit(c, res, type, id, audit) : res;
-  }) as never);
 }
 
-/** A 200 whose body is JSON text already (a record as stored). */
-export const jsonText = (c: Context<AppEnv>, text: string) =>
-  c.body(text, 200, { 'content-type': 'application/json' });
+/** No query parameters but `audit`. */
+export const noQuery = z.object({});
+
+/**
+ * A record endpoint's answer: `read` gives the record's JSON text for an id, or throws
+ * EngineNotFoundError (a 404), for the id in any case; `audit=last|all` adds the write API's trail to the record's metadata.
+ */
+export async function recordResponse<Schema extends z.ZodType>(
+  c: AppContext,
+  schema: Schema,
+  request: { id: string; audit?: 'none' | 'last' | 'all' | undefined },
+  read: (id: string) => Promise<string>,
+): Promise<JsonAnswer<Schema>> {
+  const type = recordTypes[c.req.path.split('/')[1] ?? ''] ?? 'record';
+  let text = await readAnyCase(request.id, read);
+  const { audit } = request;
+  if (audit === 'last' || audit === 'all') text = await withAudit(c, text, type, request.id, audit);
+  return storedJson(c, schema, text);
+}
+
+/** Conditional requests and validators on a record endpoint's answers (http-cache.ts). */
+export const cacheRecords = (app: App, path: `${string}/{id}`) =>
+  app.use(path.replace('{id}', ':id'), recordCaching());
+
+/** The record of an id as given or, on a miss only, in another case (see caseVariants). */
+async function readAnyCase(asGiven: string, read: (id: string) => Promise<string>): Promise<string> {
+  try {
+    return await read(asGiven);
+  } catch (error) {
+    if (!(error instanceof EngineNotFoundError)) throw error;
+    for (const id of caseVariants(asGiven).slice(1)) {
+      try {
+        return await read(id);
+      } catch (again) {
+        if (!(again instanceof EngineNotFoundError)) throw again;
+      }
+    }
+    throw error;
+  }
+}

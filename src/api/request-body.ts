@@ -14,8 +14,8 @@
  *   that always send `Content-Type: application/json` must not get a 400 for sending nothing.
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import type { AppEnv } from './app.ts';
 import { ApiProblem, problemResponse } from './problem.ts';
+import type { AppEnv } from './types.ts';
 
 /** The limit of a request: the configured default, or a larger one a route declares (a future write API). */
 export type BodyLimitOf = (c: Context<AppEnv>) => number;

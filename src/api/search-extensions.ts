@@ -14,8 +14,8 @@ import { didYouMeanText } from '../index-mapping/did-you-mean.query.ts';
 import type { FacetName } from '../index-mapping/facets.query.ts';
 import type { SearchRequest } from '../index-mapping/search.query.ts';
 import { parseSearch } from '../index-mapping/text.query.ts';
-import type { AppEnv } from './app.ts';
 import type { Extend } from './list-route.ts';
+import type { AppEnv } from './types.ts';
 
 export function searchExtensions(
   c: Context<AppEnv>,

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { App } from '../../src/api/app.ts';
+import type { App } from '../../src/api/types.ts';
 import {
   type ApiProcess,
   baseEnv,

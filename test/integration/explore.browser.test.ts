@@ -17,7 +17,7 @@ import { type ServerType, serve } from '@hono/node-server';
 import * as turf from '@turf/turf';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { App } from '../../src/api/app.ts';
+import type { App } from '../../src/api/types.ts';
 import { formatDistance } from '../../src/explore/format.js';
 import { importPostcodeRows } from '../../src/ingest/postcode-import.ts';
 import { loadUkPlaces } from '../../src/synthetic/uk-places.ts';

@@ -17,7 +17,7 @@ import * as turf from '@turf/turf';
 import { parse } from 'csv-parse/sync';
 import type { MultiPolygon, Polygon, Position } from 'geojson';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { App } from '../../src/api/app.ts';
+import type { App } from '../../src/api/types.ts';
 import type { ServiceFull } from '../../src/hsds/index.ts';
 import { importPostcodeCsv } from '../../src/ingest/postcode-import.ts';
 import { generateDataset } from '../../src/synthetic/generate.ts';

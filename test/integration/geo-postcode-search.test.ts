@@ -8,7 +8,7 @@
 import * as turf from '@turf/turf';
 import type { Polygon, Position } from 'geojson';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { App } from '../../src/api/app.ts';
+import type { App } from '../../src/api/types.ts';
 import {
   expectProblem,
   getJson,

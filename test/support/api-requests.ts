@@ -3,8 +3,8 @@
  * DESIGN.md section 5 and the official HSDS schemas.
  */
 import { expect } from 'vitest';
-import type { App } from '../../src/api/app.ts';
 import type { PageEnvelope } from '../../src/api/paging.ts';
+import type { App } from '../../src/api/types.ts';
 import { assertHsdsPage, type HsdsShape } from './hsds-validator.ts';
 
 export type JsonObject = Record<string, unknown>;

@@ -4,17 +4,10 @@
  * request needs `Authorization: Bearer <that token>` (auth.ts: 401, or 403 without the scope).
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import type { App } from '../app.ts';
 import { type ApiToken, requireScope } from '../auth.ts';
-import type { AppDeps } from '../deps.ts';
 import type { ReindexJob, ReindexJobs } from '../jobs.ts';
-import {
-  ApiProblem,
-  errorResponses,
-  PROBLEM_CONTENT_TYPE,
-  problemResponse,
-  problemSchema,
-} from '../problem.ts';
+import { ApiProblem, errorResponses, PROBLEM_CONTENT_TYPE, problemSchema } from '../problem.ts';
+import type { App, AppDeps } from '../types.ts';
 
 const jobSchema = z
   .object({
@@ -115,7 +108,10 @@ export function registerAdminRoutes(app: App, tokens: readonly ApiToken[]) {
     description: 'A token of the admin scope (API_TOKENS), or the ADMIN_TOKEN the server was started with.',
   });
 
-  app.use('/admin/*', requireScope('admin', () => tokens) as never);
+  app.use(
+    '/admin/*',
+    requireScope('admin', () => tokens),
+  );
 
   const jobsOf = (deps: AppDeps): ReindexJobs => {
     if (!deps.jobs) throw new ApiProblem(503, 'reindex jobs are not available in this server');
@@ -126,18 +122,14 @@ export function registerAdminRoutes(app: App, tokens: readonly ApiToken[]) {
     const { allow_incomplete } = c.req.valid('query');
     const started = await jobsOf(c.get('deps')).start({ allowIncomplete: allow_incomplete === 'true' });
     if ('busy' in started) {
-      return problemResponse(
-        new ApiProblem(409, started.busy, { type: 'reindex-running' }),
-        c.req.path,
-      ) as never;
+      throw new ApiProblem(409, started.busy, { type: 'reindex-running' });
     }
     if ('conflict' in started) {
       const running: ReindexJob = started.conflict;
-      return problemResponse(
-        new ApiProblem(409, `a reindex is already running: job ${running.id}`, { type: 'reindex-running' }),
-        c.req.path,
-        { location: `/admin/jobs/${running.id}` },
-      ) as never;
+      throw new ApiProblem(409, `a reindex is already running: job ${running.id}`, {
+        type: 'reindex-running',
+        headers: { location: `/admin/jobs/${running.id}` },
+      });
     }
     c.header('location', `/admin/jobs/${started.job.id}`);
     return c.json(started.job, 202);

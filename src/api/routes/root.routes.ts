@@ -1,15 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { checkServedData, getEngineHealth, unservedIndices } from '../../engine/index.ts';
-import type { App } from '../app.ts';
-import {
-  ApiProblem,
-  errorResponses,
-  PROBLEM_CONTENT_TYPE,
-  problemResponse,
-  problemSchema,
-} from '../problem.ts';
+import { ApiProblem, errorResponses, PROBLEM_CONTENT_TYPE, problemSchema } from '../problem.ts';
 import { apiInfo } from '../profile.ts';
 import { publicBaseUrl } from '../public-url.ts';
+import type { App } from '../types.ts';
 
 const apiInfoSchema = z
   .object({
@@ -122,8 +116,8 @@ const readyRoute = createRoute({
   },
 });
 
-const unhealthy = (detail: string) =>
-  problemResponse(new ApiProblem(503, detail, { type: 'unhealthy' }), undefined, { 'retry-after': '5' });
+/** A 503 `unhealthy` problem (app.ts answers it, with Retry-After). */
+const unhealthy = (detail: string) => new ApiProblem(503, detail, { type: 'unhealthy' });
 
 export function registerRootRoutes(app: App) {
   app.openapi(rootRoute, (c) => {
@@ -134,18 +128,18 @@ export function registerRootRoutes(app: App) {
   app.openapi(healthRoute, async (c) => {
     const { engine } = c.get('deps');
     const health = await getEngineHealth(engine);
-    if (health.status === 'red') return unhealthy('the search cluster is red') as never;
+    if (health.status === 'red') throw unhealthy('the search cluster is red');
     const data = await checkServedData(engine);
-    if (data.problems.length > 0) return unhealthy(data.problems.join('; ')) as never;
+    if (data.problems.length > 0) throw unhealthy(data.problems.join('; '));
     return c.json({ status: 'ok' as const, engine: health, data: data.indices }, 200);
   });
 
   app.openapi(readyRoute, async (c) => {
     const { engine } = c.get('deps');
     const health = await getEngineHealth(engine);
-    if (health.status === 'red') return unhealthy('the search cluster is red') as never;
+    if (health.status === 'red') throw unhealthy('the search cluster is red');
     const missing = await unservedIndices(engine);
-    if (missing.length > 0) return unhealthy(`no index is served for ${missing.join(', ')}`) as never;
+    if (missing.length > 0) throw unhealthy(`no index is served for ${missing.join(', ')}`);
     return c.json({ status: 'ready' as const }, 200);
   });
 }

@@ -1,42 +1,23 @@
-import { z } from '@hono/zod-openapi';
+/** /service_at_locations (and its POST twin), with postcode coverage and proximity, and /service_at_locations/{id}. */
 import { getRecordText } from '../../engine/search.ts';
 import { serviceAtLocationFullSchema } from '../../hsds/index.ts';
 import { buildServiceAtLocationSearch } from '../../index-mapping/service-at-location-search.query.ts';
-import type { App } from '../app.ts';
+import {
+  type ServiceAtLocationsParams,
+  serviceAtLocationsParams,
+  toServiceFilters,
+} from '../endpoint-params.ts';
 import { geocodeHeaders, resolveGeoQuery } from '../geo-params.ts';
-import { param, requirePostcodeForProximity, resolvePaging } from '../list-params.ts';
-import { type Enrich, listResponse, registerListEndpoint } from '../list-route.ts';
-import { jsonText, registerRecordEndpoint } from '../record-route.ts';
+import { requirePostcodeForProximity, resolvePaging } from '../list-params.ts';
+import { type Enrich, listResponse, listRoutes, postedParams } from '../list-route.ts';
+import { cacheRecords, noQuery, recordResponse, recordRoute } from '../record-route.ts';
 import { serviceAtLocationItemSchema, serviceAtLocationPageSchema } from '../response-schemas.ts';
 import type { RouteContext } from '../route-context.ts';
 import { searchExtensions } from '../search-extensions.ts';
-import { serviceListShape, toServiceFilters, ukServiceParams } from './services.routes.ts';
+import type { App, AppContext } from '../types.ts';
 
-const serviceAtLocationsShape = (ctx: RouteContext) => ({
-  ...serviceListShape(ctx),
-  full: param.full('service_at_location').optional(),
-  postcode: param.postcode().optional(),
-  proximity: param.proximity().optional(),
-});
-
-const withUkParams = (ctx: RouteContext) =>
-  z.object({ ...serviceAtLocationsShape(ctx), ...ukServiceParams() });
-
-export function serviceAtLocationsParams(ctx: RouteContext): ReturnType<typeof withUkParams> {
-  if (ctx.profile === 'oruk') return withUkParams(ctx);
-  return z.object(serviceAtLocationsShape(ctx)) as unknown as ReturnType<typeof withUkParams>;
-}
-
-/** `distance` (metres from the postcode's centroid, the engine's sort value) to the decimetre. */
-const roundDistances: Enrich = async (records) =>
-  records.map((record) =>
-    typeof record.distance === 'number'
-      ? { ...record, distance: Math.round(record.distance * 10) / 10 }
-      : record,
-  );
-
-export function registerServiceAtLocationRoutes(app: App, ctx: RouteContext) {
-  registerListEndpoint(app, ctx, {
+const serviceAtLocationsRoutes = (ctx: RouteContext) =>
+  listRoutes(ctx, {
     path: '/service_at_locations',
     operationId: 'getPaginatedListOfServiceAtLocation',
     summary: 'Retrieve paginated listings of service_at_location that only have one-to-one fields in them.',
@@ -47,23 +28,10 @@ export function registerServiceAtLocationRoutes(app: App, ctx: RouteContext) {
     itemSchema: serviceAtLocationItemSchema,
     responseDescription:
       'Retrieve paginated listings of service_at_location that only have one-to-one fields in them.',
-    handle: async (c, p) => {
-      const paging = resolvePaging(p, ctx.limits);
-      requirePostcodeForProximity(p);
-      const geo = await resolveGeoQuery(c.get('deps'), p);
-      const filters = { ...toServiceFilters(p), geo };
-      const shape = p.full ? 'full' : 'list';
-      const request = buildServiceAtLocationSearch(filters, shape);
-      const extend = searchExtensions(c, request, p, (search) =>
-        buildServiceAtLocationSearch({ ...filters, search }, shape),
-      );
-      if (!geo) return listResponse(c, request, paging, { extend });
-      for (const [name, value] of Object.entries(geocodeHeaders(geo))) c.header(name, value);
-      return listResponse(c, request, paging, { enrich: roundDistances, extend });
-    },
   });
 
-  registerRecordEndpoint(app, ctx, {
+const serviceAtLocationRoute = (ctx: RouteContext) =>
+  recordRoute(ctx, {
     path: '/service_at_locations/{id}',
     operationId: 'getServiceAtLocationWithNestedDataById',
     summary: 'Retrieve fully nested service_at_location with all related data with specified id.',
@@ -73,7 +41,44 @@ export function registerServiceAtLocationRoutes(app: App, ctx: RouteContext) {
     idExample: 'e94c9f38-1e8f-4564-91d4-d53501ab1765',
     schema: serviceAtLocationFullSchema,
     responseDescription: 'Retrieve fully nested service_at_location with all related data with specified id.',
-    handle: async (c, id) =>
-      jsonText(c, await getRecordText(c.get('deps').engine, 'service_at_locations', id)),
+    query: noQuery,
   });
+
+/** `distance` (metres from the postcode's centroid, the engine's sort value) to the decimetre. */
+const roundDistances: Enrich = async (records) =>
+  records.map((record) =>
+    typeof record.distance === 'number'
+      ? { ...record, distance: Math.round(record.distance * 10) / 10 }
+      : record,
+  );
+
+async function listServiceAtLocations(ctx: RouteContext, c: AppContext, p: ServiceAtLocationsParams) {
+  const paging = resolvePaging(p, ctx.limits);
+  requirePostcodeForProximity(p);
+  const geo = await resolveGeoQuery(c.get('deps'), p);
+  const filters = { ...toServiceFilters(p), geo };
+  const shape = p.full ? 'full' : 'list';
+  const request = buildServiceAtLocationSearch(filters, shape);
+  const extend = searchExtensions(c, request, p, (search) =>
+    buildServiceAtLocationSearch({ ...filters, search }, shape),
+  );
+  if (!geo) return listResponse(c, serviceAtLocationPageSchema, request, paging, { extend });
+  for (const [name, value] of Object.entries(geocodeHeaders(geo))) c.header(name, value);
+  return listResponse(c, serviceAtLocationPageSchema, request, paging, { enrich: roundDistances, extend });
+}
+
+export function registerServiceAtLocationRoutes(app: App, ctx: RouteContext) {
+  const list = serviceAtLocationsRoutes(ctx);
+  app.openapi(list.get, (c) => listServiceAtLocations(ctx, c, c.req.valid('query')));
+  app.openapi(list.post, (c) => listServiceAtLocations(ctx, c, postedParams(c)));
+
+  cacheRecords(app, '/service_at_locations/{id}');
+  app.openapi(serviceAtLocationRoute(ctx), (c) =>
+    recordResponse(
+      c,
+      serviceAtLocationFullSchema,
+      { ...c.req.valid('param'), ...c.req.valid('query') },
+      (id) => getRecordText(c.get('deps').engine, 'service_at_locations', id),
+    ),
+  );
 }

@@ -3,9 +3,9 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { suggest } from '../../engine/suggest.ts';
-import type { App } from '../app.ts';
 import { integerParam } from '../list-params.ts';
 import { errorResponses } from '../problem.ts';
+import type { App } from '../types.ts';
 
 export const MAX_SUGGEST_CHARS = 100;
 export const MAX_SUGGEST_SIZE = 20;

@@ -1,11 +1,16 @@
-import { z } from '@hono/zod-openapi';
+/** /taxonomies and /taxonomy_terms (each with its POST twin) and their `{id}` routes. */
 import { getRecordText } from '../../engine/search.ts';
 import { taxonomyFullSchema, taxonomyTermFullSchema } from '../../hsds/index.ts';
 import { buildTaxonomySearch, buildTaxonomyTermSearch } from '../../index-mapping/taxonomy-search.query.ts';
-import type { App } from '../app.ts';
-import { param, resolvePaging, withDeleted } from '../list-params.ts';
-import { listResponse, registerListEndpoint } from '../list-route.ts';
-import { jsonText, registerRecordEndpoint } from '../record-route.ts';
+import {
+  type TaxonomiesParams,
+  type TaxonomyTermsParams,
+  taxonomiesParams,
+  taxonomyTermsParams,
+} from '../endpoint-params.ts';
+import { resolvePaging, withDeleted } from '../list-params.ts';
+import { listResponse, listRoutes, postedParams } from '../list-route.ts';
+import { cacheRecords, noQuery, recordResponse, recordRoute } from '../record-route.ts';
 import {
   taxonomyItemSchema,
   taxonomyPageSchema,
@@ -13,30 +18,10 @@ import {
   taxonomyTermPageSchema,
 } from '../response-schemas.ts';
 import type { RouteContext } from '../route-context.ts';
+import type { App, AppContext } from '../types.ts';
 
-export const taxonomiesParams = (ctx: RouteContext) =>
-  z.object({
-    search: param.search().optional(),
-    page: param.page().optional(),
-    per_page: param.perPage(ctx.limits).optional(),
-    format: param.format().optional(),
-    include_deleted: param.includeDeleted(false).optional(),
-  });
-
-export const taxonomyTermsParams = (ctx: RouteContext) =>
-  z.object({
-    search: param.search().optional(),
-    page: param.page().optional(),
-    per_page: param.perPage(ctx.limits).optional(),
-    format: param.format().optional(),
-    taxonomy_id: param.taxonomyId().optional(),
-    top_only: param.topOnly().optional(),
-    parent_id: param.parentId().optional(),
-    include_deleted: param.includeDeleted(false).optional(),
-  });
-
-export function registerTaxonomyRoutes(app: App, ctx: RouteContext) {
-  registerListEndpoint(app, ctx, {
+const taxonomiesRoutes = (ctx: RouteContext) =>
+  listRoutes(ctx, {
     path: '/taxonomies',
     operationId: 'getPaginatedListOfTaxonomies',
     summary: 'Paginated listing of taxonomies.',
@@ -46,15 +31,10 @@ export function registerTaxonomyRoutes(app: App, ctx: RouteContext) {
     pageSchema: taxonomyPageSchema,
     itemSchema: taxonomyItemSchema,
     responseDescription: 'Paginated listing of taxonomies.',
-    handle: async (c, p) =>
-      listResponse(
-        c,
-        withDeleted(buildTaxonomySearch({ search: p.search }), p.include_deleted),
-        resolvePaging(p, ctx.limits),
-      ),
   });
 
-  registerRecordEndpoint(app, ctx, {
+const taxonomyRoute = (ctx: RouteContext) =>
+  recordRoute(ctx, {
     path: '/taxonomies/{id}',
     operationId: 'getTaxonomyById',
     summary: 'Retrieves full information on a taxonomy by {id}.',
@@ -63,11 +43,12 @@ export function registerTaxonomyRoutes(app: App, ctx: RouteContext) {
     idExample: '5c4d79d7-cc55-470e-9f1f-8cad074e4892',
     schema: taxonomyFullSchema,
     responseDescription: 'Full information on taxonomy.',
-    handle: async (c, id) => jsonText(c, await getRecordText(c.get('deps').engine, 'taxonomies', id)),
+    query: noQuery,
   });
 
-  // The specification's operationIds of these two are swapped; these are the corrected ones.
-  registerListEndpoint(app, ctx, {
+// The specification's operationIds of these two are swapped; these are the corrected ones.
+const taxonomyTermsRoutes = (ctx: RouteContext) =>
+  listRoutes(ctx, {
     path: '/taxonomy_terms',
     operationId: 'getPaginatedListOfTaxonomyTerms',
     summary: 'Paginated listing of taxonomy terms',
@@ -77,23 +58,10 @@ export function registerTaxonomyRoutes(app: App, ctx: RouteContext) {
     pageSchema: taxonomyTermPageSchema,
     itemSchema: taxonomyTermItemSchema,
     responseDescription: 'Paginated listing of taxonomy terms',
-    handle: async (c, p) =>
-      listResponse(
-        c,
-        withDeleted(
-          buildTaxonomyTermSearch({
-            search: p.search,
-            taxonomyId: p.taxonomy_id,
-            topOnly: p.top_only,
-            parentId: p.parent_id,
-          }),
-          p.include_deleted,
-        ),
-        resolvePaging(p, ctx.limits),
-      ),
   });
 
-  registerRecordEndpoint(app, ctx, {
+const taxonomyTermRoute = (ctx: RouteContext) =>
+  recordRoute(ctx, {
     path: '/taxonomy_terms/{id}',
     operationId: 'getTaxonomyTermById',
     summary: 'Full information on a taxonomy term.',
@@ -102,6 +70,51 @@ export function registerTaxonomyRoutes(app: App, ctx: RouteContext) {
     idExample: '3f7b145d-84af-42d7-8fae-eaca714b02b2',
     schema: taxonomyTermFullSchema,
     responseDescription: 'Full information on a taxonomy term.',
-    handle: async (c, id) => jsonText(c, await getRecordText(c.get('deps').engine, 'taxonomy_terms', id)),
+    query: noQuery,
   });
+
+const listTaxonomies = (ctx: RouteContext, c: AppContext, p: TaxonomiesParams) =>
+  listResponse(
+    c,
+    taxonomyPageSchema,
+    withDeleted(buildTaxonomySearch({ search: p.search }), p.include_deleted),
+    resolvePaging(p, ctx.limits),
+  );
+
+const listTaxonomyTerms = (ctx: RouteContext, c: AppContext, p: TaxonomyTermsParams) =>
+  listResponse(
+    c,
+    taxonomyTermPageSchema,
+    withDeleted(
+      buildTaxonomyTermSearch({
+        search: p.search,
+        taxonomyId: p.taxonomy_id,
+        topOnly: p.top_only,
+        parentId: p.parent_id,
+      }),
+      p.include_deleted,
+    ),
+    resolvePaging(p, ctx.limits),
+  );
+
+export function registerTaxonomyRoutes(app: App, ctx: RouteContext) {
+  const taxonomies = taxonomiesRoutes(ctx);
+  app.openapi(taxonomies.get, (c) => listTaxonomies(ctx, c, c.req.valid('query')));
+  app.openapi(taxonomies.post, (c) => listTaxonomies(ctx, c, postedParams(c)));
+  cacheRecords(app, '/taxonomies/{id}');
+  app.openapi(taxonomyRoute(ctx), (c) =>
+    recordResponse(c, taxonomyFullSchema, { ...c.req.valid('param'), ...c.req.valid('query') }, (id) =>
+      getRecordText(c.get('deps').engine, 'taxonomies', id),
+    ),
+  );
+
+  const terms = taxonomyTermsRoutes(ctx);
+  app.openapi(terms.get, (c) => listTaxonomyTerms(ctx, c, c.req.valid('query')));
+  app.openapi(terms.post, (c) => listTaxonomyTerms(ctx, c, postedParams(c)));
+  cacheRecords(app, '/taxonomy_terms/{id}');
+  app.openapi(taxonomyTermRoute(ctx), (c) =>
+    recordResponse(c, taxonomyTermFullSchema, { ...c.req.valid('param'), ...c.req.valid('query') }, (id) =>
+      getRecordText(c.get('deps').engine, 'taxonomy_terms', id),
+    ),
+  );
 }

@@ -13,7 +13,7 @@
  * validator would refuse what the import's leniency repairs.
  */
 import { z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import { rateLimiter } from 'hono-rate-limiter';
 import {
   organizationFullSchema,
@@ -22,8 +22,7 @@ import {
   taxonomyFullSchema,
   taxonomyTermFullSchema,
 } from '../../hsds/index.ts';
-import type { App, AppEnv } from '../app.ts';
-import { type ApiToken, type AuthEnv, requireScope } from '../auth.ts';
+import { requireScope } from '../auth.ts';
 import { tagListed } from '../http-cache.ts';
 import {
   ApiProblem,
@@ -33,6 +32,7 @@ import {
   problemSchema,
 } from '../problem.ts';
 import type { WritableType, WriteIssue, WriteOutcome, WriteRequest } from '../record-writes.ts';
+import type { ApiToken, App, AppContext, AppEnv } from '../types.ts';
 
 type Writable = {
   path: string;
@@ -98,7 +98,7 @@ const problem = (description: string) => ({
 });
 
 /** The served record (the plain GET), or undefined when it is not served. */
-async function served(app: App, c: Context<AppEnv>, path: string): Promise<Response | undefined> {
+async function served(app: App, c: AppContext, path: string): Promise<Response | undefined> {
   const res = await app.request(path, { headers: { accept: 'application/json' } }, c.env);
   return res.status === 200 ? res : undefined;
 }
@@ -188,14 +188,14 @@ export function registerWriteRoutes(app: App, tokens: readonly ApiToken[]) {
   for (const w of writables) {
     document(app, w);
     const path = `${w.path}/:id`;
-    const guard = async (c: Context<AuthEnv>, next: () => Promise<void>) => {
+    const guard: MiddlewareHandler<AppEnv> = async (c, next) => {
       if (c.req.method !== 'PUT' && c.req.method !== 'DELETE') return next();
       return requireScope('write', () => tokens)(c, next);
     };
-    app.use(path, guard as never);
+    app.use(path, guard);
     app.use(
       path,
-      rateLimiter<AuthEnv>({
+      rateLimiter<AppEnv>({
         windowMs: 60_000,
         limit: (c) => c.get('deps').config.WRITE_RATE_LIMIT,
         standardHeaders: 'draft-7',
@@ -210,10 +210,10 @@ export function registerWriteRoutes(app: App, tokens: readonly ApiToken[]) {
             c.req.path,
             { 'retry-after': String(Math.ceil(60 - ((Date.now() / 1000) % 60))) },
           ),
-      }) as never,
+      }),
     );
 
-    const precondition = (c: Context<AppEnv>, id: string) => {
+    const precondition = (c: AppContext, id: string) => {
       const ifMatch = c.req.header('if-match');
       const ifNoneMatch = c.req.header('if-none-match');
       if (ifMatch === undefined && ifNoneMatch === undefined) return undefined;
@@ -227,14 +227,16 @@ export function registerWriteRoutes(app: App, tokens: readonly ApiToken[]) {
       };
     };
 
-    const writesOf = (c: Context<AppEnv>) => {
+    const writesOf = (c: AppContext) => {
       const { writes } = c.get('deps');
       if (!writes) throw new ApiProblem(503, 'this server takes no writes');
       return writes;
     };
-    const requestOf = (c: Context<AppEnv>, id: string): WriteRequest => {
+    const requestOf = (c: AppContext, id: string): WriteRequest => {
       const check = precondition(c, id);
-      const token = (c as unknown as Context<AuthEnv>).get('token');
+      // The guard above has set it; a route registered without the guard would fail here, loudly.
+      const token = c.get('token');
+      if (!token) throw new ApiProblem(401, 'a bearer token is required');
       return { type: w.type, id, actor: token.name, ...(check ? { precondition: check } : {}) };
     };
     const refused = (outcome: WriteOutcome, id: string) => {

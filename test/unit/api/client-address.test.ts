@@ -4,8 +4,8 @@
  */
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import type { AppEnv } from '../../../src/api/app.ts';
 import { clientAddress } from '../../../src/api/public-url.ts';
+import type { AppEnv } from '../../../src/api/types.ts';
 import { loadConfig } from '../../../src/config.ts';
 
 function addressOf(peer: string, trusted: string, forwardedFor?: string): Promise<string> {

@@ -1,0 +1,114 @@
+/**
+ * Each list endpoint's parameters, as one zod object (the GET query, and the POST twin's query
+ * and body), built from the shared parameter schemas of list-params.ts. Routes import these; no
+ * route file imports another.
+ */
+import { z } from '@hono/zod-openapi';
+import type { ServiceFilters } from '../index-mapping/service-search.query.ts';
+import { param } from './list-params.ts';
+import type { RouteContext } from './route-context.ts';
+
+/** The UK profile's extra /services and /service_at_locations filters. */
+const ukServiceParams = () => ({
+  minimum_age: param.minimumAge().optional(),
+  maximum_age: param.maximumAge().optional(),
+  day: param.day().optional(),
+  start_time: param.startTime().optional(),
+  end_time: param.endTime().optional(),
+});
+
+/** The search, paging and filter parameters that /services and /service_at_locations share. */
+const serviceListShape = (ctx: RouteContext) => ({
+  search: param.search().optional(),
+  page: param.page().optional(),
+  per_page: param.perPage(ctx.limits).optional(),
+  format: param.format().optional(),
+  taxonomy_term_id: param.taxonomyTermId().optional(),
+  taxonomy_id: param.taxonomyId().optional(),
+  organization_id: param.organizationId().optional(),
+  modified_after: param.modifiedAfter().optional(),
+  facets: param.facets().optional(),
+});
+
+const servicesShape = (ctx: RouteContext) => ({
+  ...serviceListShape(ctx),
+  include_deleted: param.includeDeleted(true).optional(),
+  minimal: param.minimal().optional(),
+  full: param.full('service').optional(),
+});
+
+const serviceAtLocationsShape = (ctx: RouteContext) => ({
+  ...serviceListShape(ctx),
+  full: param.full('service_at_location').optional(),
+  postcode: param.postcode().optional(),
+  proximity: param.proximity().optional(),
+});
+
+const ukServicesParams = (ctx: RouteContext) => z.object({ ...servicesShape(ctx), ...ukServiceParams() });
+const ukServiceAtLocationsParams = (ctx: RouteContext) =>
+  z.object({ ...serviceAtLocationsShape(ctx), ...ukServiceParams() });
+
+// The UK parameters exist only under the UK profile: elsewhere they are unknown parameters, so
+// ignored. The handlers take the UK profile's type, where they are optional, under both.
+export const servicesParams = (ctx: RouteContext) =>
+  ctx.profile === 'oruk' ? ukServicesParams(ctx) : z.object(servicesShape(ctx));
+
+export const serviceAtLocationsParams = (ctx: RouteContext) =>
+  ctx.profile === 'oruk' ? ukServiceAtLocationsParams(ctx) : z.object(serviceAtLocationsShape(ctx));
+
+export const organizationsParams = (ctx: RouteContext) =>
+  z.object({
+    search: param.search().optional(),
+    page: param.page().optional(),
+    per_page: param.perPage(ctx.limits).optional(),
+    format: param.format().optional(),
+    full_service: param.fullService().optional(),
+    full: param.full('organization').optional(),
+    taxonomy_term_id: param.taxonomyTermId().optional(),
+    taxonomy_id: param.taxonomyId().optional(),
+    include_deleted: param.includeDeleted(false).optional(),
+  });
+
+export const taxonomiesParams = (ctx: RouteContext) =>
+  z.object({
+    search: param.search().optional(),
+    page: param.page().optional(),
+    per_page: param.perPage(ctx.limits).optional(),
+    format: param.format().optional(),
+    include_deleted: param.includeDeleted(false).optional(),
+  });
+
+export const taxonomyTermsParams = (ctx: RouteContext) =>
+  z.object({
+    search: param.search().optional(),
+    page: param.page().optional(),
+    per_page: param.perPage(ctx.limits).optional(),
+    format: param.format().optional(),
+    taxonomy_id: param.taxonomyId().optional(),
+    top_only: param.topOnly().optional(),
+    parent_id: param.parentId().optional(),
+    include_deleted: param.includeDeleted(false).optional(),
+  });
+
+export type ServicesParams = z.output<ReturnType<typeof ukServicesParams>>;
+export type ServiceAtLocationsParams = z.output<ReturnType<typeof ukServiceAtLocationsParams>>;
+export type OrganizationsParams = z.output<ReturnType<typeof organizationsParams>>;
+export type TaxonomiesParams = z.output<ReturnType<typeof taxonomiesParams>>;
+export type TaxonomyTermsParams = z.output<ReturnType<typeof taxonomyTermsParams>>;
+
+/** Parameter names to builder fields; the UK ones are simply absent under plain HSDS. */
+export function toServiceFilters(p: ServicesParams | ServiceAtLocationsParams): ServiceFilters {
+  return {
+    search: p.search,
+    taxonomyTermId: p.taxonomy_term_id,
+    taxonomyId: p.taxonomy_id,
+    organizationId: p.organization_id,
+    modifiedAfter: p.modified_after,
+    minimumAge: p.minimum_age,
+    maximumAge: p.maximum_age,
+    schedule:
+      p.day !== undefined || p.start_time !== undefined || p.end_time !== undefined
+        ? { day: p.day, startTime: p.start_time, endTime: p.end_time }
+        : undefined,
+  };
+}

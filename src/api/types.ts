@@ -1,0 +1,51 @@
+/**
+ * The API's own types, in a leaf module: every file of src/api may import it, and it imports
+ * nothing from src/api but the two interfaces the composition root implements (jobs, writes).
+ */
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import type { Engine } from '../engine/index.ts';
+import type { GeocoderChain } from '../geo/geocoder.ts';
+import type { KeyedSlots } from '../resilience/slots.ts';
+import type { ReindexJobs } from './jobs.ts';
+import type { RecordWrites } from './record-writes.ts';
+
+/** Everything the app needs, passed in once (STYLE.md 2). Tests build it with test values. */
+export type AppDeps = {
+  config: Config;
+  engine: Engine;
+  /** Turns `postcode` into a centroid (see geocoding.ts for the production chain). */
+  geocoder: GeocoderChain;
+  logger: Logger;
+  /** Reindex jobs behind POST /admin/reindex (the admin routes exist only with a token of the admin scope). */
+  jobs?: ReindexJobs;
+  /** The write API's writes (src/ingest/write.ts); without them every write is a 503. */
+  writes?: RecordWrites;
+  /** Dump slots; by default built from the configuration's DUMP_* limits. */
+  dumps?: Dumps;
+};
+
+export type DumpLimits = { maxConcurrent: number; maxPerClient: number; stallTimeoutMs: number };
+
+/** The slots of running dumps (`format=ndjson`, `minimal=true`): dumps.ts. */
+export type Dumps = { readonly limits: DumpLimits; readonly slots: KeyedSlots };
+
+export type Scope = 'write' | 'admin';
+
+/** A configured API token (auth.ts): its name, its scopes and the SHA-256 of its secret. */
+export type ApiToken = { name: string; scopes: Scope[]; hash: Buffer };
+
+export type AppEnv = {
+  Variables: {
+    deps: AppDeps;
+    dumps: Dumps;
+    /** The caller's token, on the routes that require one (auth.ts `requireScope`). */
+    token?: ApiToken;
+  };
+};
+
+export type App = OpenAPIHono<AppEnv>;
+
+export type AppContext = Context<AppEnv>;
