@@ -5,8 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { isRecordType } from '../hsds/index.ts';
-import { deleteRecords } from '../ingest/pipeline.ts';
-import { formatPublishSummary, formatReindexSummary } from '../ingest/reindex-summary.ts';
+import { deleteRecords, formatPublishSummary, formatReindexSummary } from '../ingest/index.ts';
 import { openRuntime } from './runtime.ts';
 
 const usage = `usage: hsds delete <type> <id> [<id>...] [--dry-run]

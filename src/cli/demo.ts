@@ -7,9 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { countDocuments, countPostcodes } from '../engine/index.ts';
 import { countRecords } from '../engine/records.ts';
-import { importAndReindex, reindexWithProgress } from '../ingest/pipeline.ts';
-import { importPostcodeRows } from '../ingest/postcode-import.ts';
-import { IncompleteImportError } from '../ingest/reindex.ts';
+import {
+  IncompleteImportError,
+  importAndReindex,
+  importPostcodeRows,
+  reindexWithProgress,
+} from '../ingest/index.ts';
 import { generateDataset } from '../synthetic/generate.ts';
 import { loadUkPlaces } from '../synthetic/uk-places.ts';
 import { writeDataset } from '../synthetic/write-dataset.ts';

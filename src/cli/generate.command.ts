@@ -1,6 +1,6 @@
 /** `hsds generate --services N --seed S [--places uk|us] --out DIR`: write a synthetic HSDS dataset (see src/synthetic). */
 import { parseArgs } from 'node:util';
-import { createProgressBar } from '../ingest/progress.ts';
+import { createProgressBar } from '../ingest/index.ts';
 import { generateDataset } from '../synthetic/generate.ts';
 import { writeDataset } from '../synthetic/write-dataset.ts';
 

@@ -6,10 +6,13 @@
  */
 import { parseArgs } from 'node:util';
 import { lastCompleteImport } from '../engine/control.ts';
-import { isUrl } from '../ingest/import.ts';
-import { formatImportSummary } from '../ingest/import-report.ts';
-import { importAndReindex } from '../ingest/pipeline.ts';
-import { formatPublishSummary, formatReindexSummary } from '../ingest/reindex-summary.ts';
+import {
+  formatImportSummary,
+  formatPublishSummary,
+  formatReindexSummary,
+  importAndReindex,
+  isUrl,
+} from '../ingest/index.ts';
 import { openRuntime } from './runtime.ts';
 
 const usage = `usage: hsds import <file|dir|url> [--source NAME] [--sync] [--since TIME|last]

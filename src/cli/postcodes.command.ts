@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
-import { importPostcodeCsv } from '../ingest/postcode-import.ts';
+import { importPostcodeCsv } from '../ingest/index.ts';
 import { openRuntime } from './runtime.ts';
 
 const usage = 'usage: hsds postcodes import <csv> [--include-terminated] [--append]';

@@ -3,8 +3,7 @@
  * changes logged as pending in the control index) by publishing those changes to the read indices.
  */
 import { parseArgs } from 'node:util';
-import { publishChanges } from '../ingest/publish.ts';
-import { formatPublishSummary } from '../ingest/reindex-summary.ts';
+import { formatPublishSummary, publishChanges } from '../ingest/index.ts';
 import { openRuntime } from './runtime.ts';
 
 const usage = `usage: hsds publish

@@ -3,10 +3,10 @@
  * server, run in the background, its progress and report kept in memory for the last few jobs.
  */
 import { randomBytes } from 'node:crypto';
-import type { ReindexJob, ReindexJobs } from '../api/jobs.ts';
+import type { ReindexJob, ReindexJobs } from '../api/index.ts';
 import { acquireLease, type Lease, LeaseHeldError } from '../engine/control.ts';
 import type { Engine } from '../engine/engine.ts';
-import { type ReindexOptions, type ReindexReport, reindex } from '../ingest/reindex.ts';
+import { type ReindexOptions, type ReindexReport, reindex } from '../ingest/index.ts';
 
 export type ReindexJobsOptions = {
   /** Jobs remembered (oldest forgotten first). */

@@ -2,8 +2,7 @@
 import { parseArgs } from 'node:util';
 import { acquireLease } from '../engine/control.ts';
 import { rollbackAliases } from '../engine/indices.ts';
-import { reindexWithProgress } from '../ingest/pipeline.ts';
-import { formatReindexSummary } from '../ingest/reindex-summary.ts';
+import { formatReindexSummary, reindexWithProgress } from '../ingest/index.ts';
 import { openRuntime } from './runtime.ts';
 
 const usage = `usage: hsds reindex [--quiet] [--rollback] [--allow-incomplete]

@@ -1,10 +1,8 @@
 import { serve } from '@hono/node-server';
 import { stopEngine } from '../../engine/local-engine.ts';
-import { createApp } from '../api/app.ts';
-import { parseTokens } from '../api/auth.ts';
-import { createGeocoder } from '../api/geocoding.ts';
+import { createApp, createGeocoder, parseTokens } from '../api/index.ts';
 import { createEngine } from '../engine/index.ts';
-import { createRecordWrites } from '../ingest/write.ts';
+import { createRecordWrites } from '../ingest/index.ts';
 import { createReindexJobs } from './reindex-jobs.ts';
 import { openRuntime } from './runtime.ts';
 

@@ -4,7 +4,7 @@
  * once; keep it in the publisher system's secret store.
  */
 import { parseArgs } from 'node:util';
-import { newToken, SCOPES, type Scope } from '../api/auth.ts';
+import { newToken, SCOPES, type Scope } from '../api/index.ts';
 
 const usage = `usage: hsds token <name> [--scope write[,admin]]
 

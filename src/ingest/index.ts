@@ -1,0 +1,15 @@
+/**
+ * The ingest layer's public surface: what the composition root (src/cli) imports, publishes,
+ * reindexes and writes with. Nothing outside src/ingest imports its other modules (biome.json
+ * enforces it for src/cli).
+ */
+
+export { isUrl } from './import.ts';
+export { formatImportSummary } from './import-report.ts';
+export { deleteRecords, importAndReindex, reindexWithProgress } from './pipeline.ts';
+export { importPostcodeCsv, importPostcodeRows } from './postcode-import.ts';
+export { createProgressBar } from './progress.ts';
+export { publishChanges } from './publish.ts';
+export { IncompleteImportError, type ReindexOptions, type ReindexReport, reindex } from './reindex.ts';
+export { formatPublishSummary, formatReindexSummary } from './reindex-summary.ts';
+export { createRecordWrites } from './write.ts';
