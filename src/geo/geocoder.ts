@@ -23,12 +23,10 @@ export type Centroid = {
  * One source of centroids. `geocode` resolves null when the source is reachable and does not know
  * the code (or does not handle its kind), and rejects with GeocoderUnavailableError when it cannot
  * answer at all. A full postcode may be answered with its outcode centroid (precision 'outcode').
- * `geocodeMany` results are keyed by `PostalCode.normalised`.
  */
 export interface Geocoder {
   readonly name: string;
   geocode(code: PostalCode): Promise<Centroid | null>;
-  geocodeMany?(codes: readonly PostalCode[]): Promise<Map<string, Centroid | null>>;
 }
 
 /** A geocoder could not answer (unreachable, timed out, 5xx, nonsense reply). The API maps it to 503. */
@@ -166,11 +164,9 @@ export function withCircuitBreaker(geocoder: Geocoder, options: GeocoderBreakerO
       }
       throw error;
     });
-  const many = geocoder.geocodeMany?.bind(geocoder);
   return {
     name: geocoder.name,
     geocode: (code) => guarded(() => geocoder.geocode(code)),
-    ...(many ? { geocodeMany: (codes: readonly PostalCode[]) => guarded(() => many(codes)) } : {}),
   };
 }
 
@@ -178,7 +174,6 @@ export function withCircuitBreaker(geocoder: Geocoder, options: GeocoderBreakerO
 // Chain
 
 export type GeocoderChain = Geocoder & {
-  geocodeMany(codes: readonly PostalCode[]): Promise<Map<string, Centroid | null>>;
   readonly cache: GeocodeCache | null;
   readonly order: readonly string[];
 };
@@ -186,8 +181,6 @@ export type GeocoderChain = Geocoder & {
 export type GeocoderChainOptions = {
   /** Pass null to disable caching. Defaults to a fresh cache with default limits. */
   cache?: GeocodeCache | null;
-  /** How many single lookups run at once when a geocoder has no bulk method. */
-  concurrency?: number;
   /**
    * How long a code that no geocoder could settle answers "unavailable" at once instead of being
    * looked up again (0: not remembered). Short: the point is that one outage costs one timeout per
@@ -234,27 +227,6 @@ function settle(code: PostalCode, attempt: Attempt): Resolution {
   return { value: null, definitive: true };
 }
 
-async function mapWithConcurrency<T, R>(
-  items: readonly T[],
-  limit: number,
-  task: (item: T) => Promise<R>,
-): Promise<PromiseSettledResult<R>[]> {
-  const results: PromiseSettledResult<R>[] = new Array(items.length);
-  let next = 0;
-  async function worker(): Promise<void> {
-    while (next < items.length) {
-      const index = next++;
-      try {
-        results[index] = { status: 'fulfilled', value: await task(items[index]!) };
-      } catch (reason) {
-        results[index] = { status: 'rejected', reason };
-      }
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
-
 /**
  * Tries geocoders in order and returns the first exact centroid. Results that settle the question
  * (found, or unknown to every geocoder) are cached; unavailability only for `failureTtlMs`, a short
@@ -265,7 +237,6 @@ export function createGeocoderChain(
   options: GeocoderChainOptions = {},
 ): GeocoderChain {
   const cache = options.cache === undefined ? createGeocodeCache() : options.cache;
-  const concurrency = options.concurrency ?? 8;
   const inFlight = new Map<string, Promise<Centroid | null>>();
   const failureTtlMs = options.failureTtlMs ?? 0;
   // Every failure lives failureTtlMs, so insertion order is expiry order: the oldest go first.
@@ -319,61 +290,9 @@ export function createGeocoderChain(
     return lookup;
   }
 
-  async function geocodeMany(codes: readonly PostalCode[]): Promise<Map<string, Centroid | null>> {
-    const results = new Map<string, Centroid | null>();
-    const open = new Map<string, { code: PostalCode; attempt: Attempt }>();
-    let unavailable: GeocoderUnavailableError | undefined;
-    for (const code of codes) {
-      if (results.has(code.normalised) || open.has(code.normalised)) continue;
-      const cached = cache?.get(code.normalised);
-      const failed = cached ? undefined : recentFailure(code.normalised);
-      if (cached) results.set(code.normalised, cached.value);
-      else if (failed) unavailable ??= failed;
-      else open.set(code.normalised, { code, attempt: { best: null, failures: [] } });
-    }
-
-    const unsettled = () =>
-      [...open.values()].filter(({ code, attempt }) => !attempt.best || !isExact(code, attempt.best));
-    for (const geocoder of geocoders) {
-      const pending = unsettled();
-      if (pending.length === 0) break;
-      if (geocoder.geocodeMany) {
-        try {
-          const found = await geocoder.geocodeMany(pending.map((p) => p.code));
-          for (const p of pending) consider(p.attempt, p.code, found.get(p.code.normalised) ?? null);
-        } catch (error) {
-          for (const p of pending) p.attempt.failures.push(`${geocoder.name}: ${describeError(error)}`);
-        }
-        continue;
-      }
-      const settled = await mapWithConcurrency(pending, concurrency, (p) => geocoder.geocode(p.code));
-      settled.forEach((outcome, index) => {
-        const p = pending[index]!;
-        if (outcome.status === 'fulfilled') consider(p.attempt, p.code, outcome.value);
-        else p.attempt.failures.push(`${geocoder.name}: ${describeError(outcome.reason)}`);
-      });
-    }
-
-    // Settle everything that can be settled (and cache it) before reporting unavailability, so a
-    // retry after an outage only asks for what is still open.
-    for (const [key, { code, attempt }] of open) {
-      try {
-        const resolution = settle(code, attempt);
-        if (resolution.definitive) cache?.set(key, resolution.value);
-        results.set(key, resolution.value);
-      } catch (error) {
-        rememberFailure(key, error);
-        unavailable ??= error as GeocoderUnavailableError;
-      }
-    }
-    if (unavailable) throw unavailable;
-    return results;
-  }
-
   return {
     name: 'chain',
     geocode,
-    geocodeMany,
     cache,
     order: geocoders.map((g) => g.name),
   };

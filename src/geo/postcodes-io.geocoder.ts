@@ -21,10 +21,6 @@ export type PostcodesIoGeocoderOptions = {
   name?: string;
 };
 
-// postcodes.io refuses bulk requests of more than 100 postcodes.
-const BULK_LIMIT = 100;
-const OUTCODE_CONCURRENCY = 4;
-
 type LatLon = { lat: number; lon: number };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -48,8 +44,8 @@ function sleep(ms: number): Promise<void> {
 }
 
 /**
- * A client for the documented postcodes.io API: GET /postcodes/{postcode}, POST /postcodes (bulk)
- * and GET /outcodes/{outcode}. 404 means unknown. Anything else that is not a 200 with the expected
+ * A client for the documented postcodes.io API: GET /postcodes/{postcode} and
+ * GET /outcodes/{outcode}. 404 means unknown. Anything else that is not a 200 with the expected
  * body, after retries, is GeocoderUnavailableError.
  */
 export function createPostcodesIoGeocoder(options: PostcodesIoGeocoderOptions): Geocoder {
@@ -165,62 +161,5 @@ export function createPostcodesIoGeocoder(options: PostcodesIoGeocoderOptions): 
     return area ? centroid(code, area, code.outcode, 'outcode') : null;
   }
 
-  async function bulkPostcodes(postcodes: readonly string[]): Promise<Map<string, LatLon | null>> {
-    const found = new Map<string, LatLon | null>();
-    for (let start = 0; start < postcodes.length; start += BULK_LIMIT) {
-      const chunk = postcodes.slice(start, start + BULK_LIMIT);
-      const result = resultOf(
-        await request('postcodes', deadlineFromNow(), { postcodes: chunk }),
-        'postcodes',
-      );
-      if (!Array.isArray(result) || result.length !== chunk.length) {
-        throw new GeocoderUnavailableError(name, 'bulk reply does not match the request');
-      }
-      // Replies come in request order; `query` echoes the input as sent.
-      chunk.forEach((postcode, index) => {
-        const item: unknown = result[index];
-        found.set(postcode, isRecord(item) ? readLatLon(item.result) : null);
-      });
-    }
-    return found;
-  }
-
-  async function geocodeMany(codes: readonly PostalCode[]): Promise<Map<string, Centroid | null>> {
-    const results = new Map<string, Centroid | null>();
-    const uk = codes.filter((c) => c.kind !== 'us-zip' && c.outcode);
-    for (const code of codes) if (!uk.includes(code)) results.set(code.normalised, null);
-
-    const full = [...new Set(uk.filter((c) => c.kind === 'uk-postcode').map((c) => c.normalised))];
-    const places = await bulkPostcodes(full);
-
-    const outcodesNeeded = new Set<string>();
-    for (const code of uk) {
-      const place = places.get(code.normalised);
-      if (code.kind === 'uk-postcode' && place) {
-        results.set(code.normalised, centroid(code, place, code.normalised, 'postcode'));
-      } else if (code.kind === 'uk-outcode' || outcodeFallback) {
-        outcodesNeeded.add(code.outcode!);
-      }
-    }
-
-    // postcodes.io has no bulk outcode endpoint; a batch shares one request per distinct outcode.
-    const outcodes = [...outcodesNeeded];
-    const areas = new Map<string, LatLon | null>();
-    for (let start = 0; start < outcodes.length; start += OUTCODE_CONCURRENCY) {
-      const slice = outcodes.slice(start, start + OUTCODE_CONCURRENCY);
-      const answers = await Promise.all(slice.map((outcode) => lookupOutcode(outcode)));
-      slice.forEach((outcode, index) => {
-        areas.set(outcode, answers[index] ?? null);
-      });
-    }
-
-    for (const code of uk) {
-      if (results.get(code.normalised)) continue;
-      const area = areas.get(code.outcode!);
-      results.set(code.normalised, area ? centroid(code, area, code.outcode!, 'outcode') : null);
-    }
-    return results;
-  }
-
-  return { name, geocode, geocodeMany };
+  return { name, geocode };
 }

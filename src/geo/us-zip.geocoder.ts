@@ -43,11 +43,5 @@ export function createUsZipGeocoder(name: string = US_ZIP_GEOCODER): Geocoder {
     };
   }
 
-  async function geocodeMany(codes: readonly PostalCode[]): Promise<Map<string, Centroid | null>> {
-    const results = new Map<string, Centroid | null>();
-    for (const code of codes) results.set(code.normalised, await geocode(code));
-    return results;
-  }
-
-  return { name, geocode, geocodeMany };
+  return { name, geocode };
 }

@@ -6,7 +6,7 @@ import { parse } from 'csv-parse/sync';
 
 /**
  * A real HTTP server speaking the postcodes.io subset the geocoder uses (GET /postcodes/{pc},
- * POST /postcodes, GET /outcodes/{outcode}), answering from the ONSPD fixture as postcodes.io
+ * GET /outcodes/{outcode}), answering from the ONSPD fixture as postcodes.io
  * would: live postcodes only, null coordinates where ONSPD has none, outcode centroids as the mean
  * of their live postcodes. Modes simulate outages for the API, geocoder and benchmark tests.
  */
@@ -118,16 +118,6 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
 export async function startFakePostcodesIo(options: FakePostcodesIoOptions = {}): Promise<FakePostcodesIo> {
   const { postcodes, outcodes } = loadPlaces(options.csvPath ?? DEFAULT_CSV);
   const prefix = (options.pathPrefix ?? '').replace(/\/+$/, '');
@@ -156,27 +146,6 @@ export async function startFakePostcodesIo(options: FakePostcodesIoOptions = {})
       return place
         ? send(res, 200, { status: 200, result: outcodeResult(place) })
         : send(res, 404, { status: 404, error: 'Outcode not found' });
-    }
-    if (req.method === 'POST' && route === '/postcodes') {
-      const body = await readJson(req);
-      const list = (body as { postcodes?: unknown } | undefined)?.postcodes;
-      if (!Array.isArray(list) || !list.every((item) => typeof item === 'string')) {
-        return send(res, 400, {
-          status: 400,
-          error: 'Invalid JSON submitted. You need to submit a JSON object with an array of postcodes',
-        });
-      }
-      if (list.length > 100) {
-        return send(res, 400, {
-          status: 400,
-          error: 'Too many postcodes submitted. Up to 100 postcodes can be bulk requested at a time',
-        });
-      }
-      const result = list.map((query) => {
-        const place = postcodes.get(compact(query));
-        return { query, result: place ? postcodeResult(place) : null };
-      });
-      return send(res, 200, { status: 200, result });
     }
     return send(res, 404, { status: 404, error: 'Resource not found' });
   }

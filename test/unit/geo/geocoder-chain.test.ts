@@ -22,8 +22,8 @@ type Known = Record<string, { lat: number; lon: number }>;
  * An in-memory geocoder: knows some postcodes and outcodes, falls back to the outcode like the real
  * ones, and can be switched off. Counts its calls so tests can see what the chain asked.
  */
-function tableGeocoder(name: string, known: Known, options: { bulk?: boolean } = {}) {
-  const state = { down: false, calls: 0, bulkCalls: 0 };
+function tableGeocoder(name: string, known: Known) {
+  const state = { down: false, calls: 0 };
   const answer = (c: PostalCode, key: string, precision: Centroid['precision']): Centroid | null => {
     const at = known[key];
     return at ? { ...at, query: c.normalised, matched: key, precision, source: name } : null;
@@ -36,18 +36,6 @@ function tableGeocoder(name: string, known: Known, options: { bulk?: boolean } =
     return answer(c, c.normalised, 'postcode') ?? answer(c, c.outcode!, 'outcode');
   };
   const geocoder: Geocoder = { name, geocode };
-  if (options.bulk) {
-    geocoder.geocodeMany = async (codes) => {
-      state.bulkCalls += 1;
-      if (state.down) throw new GeocoderUnavailableError(name, 'connection refused');
-      const out = new Map<string, Centroid | null>();
-      for (const c of codes) {
-        out.set(c.normalised, await geocode(c));
-        state.calls -= 1;
-      }
-      return out;
-    };
-  }
   return { geocoder, state };
 }
 
@@ -197,7 +185,6 @@ describe('chain cache', () => {
     const chain = createGeocoderChain([http.geocoder], { failureTtlMs: 10_000, now: () => clock });
     await expect(chain.geocode(code('AB10 1AB'))).rejects.toBeInstanceOf(GeocoderUnavailableError);
     await expect(chain.geocode(code('AB10 1AB'))).rejects.toBeInstanceOf(GeocoderUnavailableError);
-    await expect(chain.geocodeMany([code('AB10 1AB')])).rejects.toBeInstanceOf(GeocoderUnavailableError);
     expect(http.state.calls).toBe(1);
     http.state.down = false;
     clock = 9_999;
@@ -272,43 +259,6 @@ describe('chain cache', () => {
     now = 1000;
     expect(cache.get('AB10 1AB')).toBeUndefined();
     expect(cache.stats.size).toBe(0);
-  });
-});
-
-describe('chain geocodeMany', () => {
-  const codes = ['AB10 1AB', 'AB10 9ZZ', 'ZE9 9ZZ', 'AB10 1AB', '90210'].map(code);
-
-  it('uses bulk lookups where a geocoder has them, one call per geocoder', async () => {
-    const index = tableGeocoder('index', { AB10: AB10 }, { bulk: true });
-    const http = tableGeocoder('http', { 'AB10 1AB': ABERDEEN }, { bulk: true });
-    const zips = tableGeocoder('zips', { '90210': { lat: 34.1, lon: -118.4 } });
-    const chain = createGeocoderChain([index.geocoder, http.geocoder, zips.geocoder]);
-
-    const results = await chain.geocodeMany(codes);
-    expect(Object.fromEntries([...results].map(([k, v]) => [k, v && `${v.source}:${v.precision}`]))).toEqual({
-      'AB10 1AB': 'http:postcode',
-      'AB10 9ZZ': 'index:outcode',
-      'ZE9 9ZZ': null,
-      '90210': 'zips:zip',
-    });
-    expect([index.state.bulkCalls, http.state.bulkCalls]).toEqual([1, 1]);
-
-    // All settled, so all cached: a second batch asks nobody.
-    await chain.geocodeMany(codes);
-    expect([index.state.bulkCalls, http.state.bulkCalls, zips.state.calls]).toEqual([1, 1, 3]);
-  });
-
-  it('caches what it settled and throws for what an outage left open', async () => {
-    const index = tableGeocoder('index', { 'AB10 1AB': ABERDEEN });
-    const http = tableGeocoder('http', {}, { bulk: true });
-    http.state.down = true;
-    const chain = createGeocoderChain([index.geocoder, http.geocoder]);
-
-    await expect(chain.geocodeMany([code('AB10 1AB'), code('ZE9 9ZZ')])).rejects.toBeInstanceOf(
-      GeocoderUnavailableError,
-    );
-    expect(chain.cache?.get('AB10 1AB')).toMatchObject({ value: { source: 'index' } });
-    expect(chain.cache?.get('ZE9 9ZZ')).toBeUndefined();
   });
 });
 

@@ -167,32 +167,6 @@ describe('postcodes.io geocoder against a fake postcodes.io', () => {
     await expect(client().geocode(code('AB10 1AB'))).resolves.not.toBeNull();
   });
 
-  it('geocodes in bulk: one POST per 100 postcodes, one GET per distinct fallback outcode', async () => {
-    const live = ['AB10 1AB', 'AB10 1AF', 'AB11 5AA', 'AB10 1QQ'];
-    const unknownInAb10 = Array.from(
-      { length: 120 },
-      (_, i) => `AB10 9${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(65 + Math.floor(i / 26))}`,
-    );
-    const codes = [...live, ...unknownInAb10, 'AB1 0AA', 'AB15', '90210'].map(code);
-
-    const results = await client().geocodeMany!(codes);
-
-    expect(results.get('AB10 1AB')).toMatchObject({ lat: 57.149606, lon: -2.096916, precision: 'postcode' });
-    expect(results.get('AB10 1QQ')).toMatchObject({ lat: 57.147042, lon: -2.111584, precision: 'postcode' });
-    expect(results.get('AB10 9AA')).toMatchObject({ matched: 'AB10', precision: 'outcode' });
-    expect(results.get('AB1 0AA')).toBeNull();
-    expect(results.get('AB15')).toMatchObject({ precision: 'outcode' });
-    expect(results.get('90210')).toBeNull();
-    expect(results.size).toBe(codes.length);
-    expect([...server.log].sort()).toEqual([
-      'GET /pc-api/outcodes/AB1',
-      'GET /pc-api/outcodes/AB10',
-      'GET /pc-api/outcodes/AB15',
-      'POST /pc-api/postcodes',
-      'POST /pc-api/postcodes',
-    ]);
-  });
-
   it('rejects a base URL that is not http(s)', () => {
     expect(() => createPostcodesIoGeocoder({ baseUrl: 'not a url' })).toThrow('not a URL');
     expect(() => createPostcodesIoGeocoder({ baseUrl: 'ftp://example.org' })).toThrow('http or https');
