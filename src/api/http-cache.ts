@@ -26,23 +26,30 @@ const httpDate = (iso: string): string | undefined => {
   return Number.isNaN(ms) ? undefined : new Date(Math.floor(ms / 1000) * 1000).toUTCString();
 };
 
-const publishedAt = new WeakMap<Engine, { at: number; value: Promise<string | undefined> }>();
+const publishedAt = new WeakMap<
+  Engine,
+  { at: number; value: Promise<string | undefined>; lastKnown: string | undefined }
+>();
 
 /**
  * When the served data last changed: the time the served version was built or last published
- * to (recorded by reindex and publish), read at most once a second.
+ * to (recorded by reindex and publish), read at most once a second. A read that fails (the engine
+ * busy) answers the last time known, so Last-Modified does not jump to another source and back.
  */
 export function servedDataChangedAt(engine: Engine): Promise<string | undefined> {
   const cached = publishedAt.get(engine);
   if (cached && Date.now() - cached.at < 1000) return cached.value;
-  const value = (async () => {
+  const entry = { at: Date.now(), value: Promise.resolve(cached?.lastKnown), lastKnown: cached?.lastKnown };
+  entry.value = (async () => {
     const { current } = await readAliasTargets(engine);
     const version = versionPattern.exec(current.services ?? '')?.[1];
     if (!version) return undefined;
-    return (await readBuilds(engine, [version])).get(version)?.published_at;
-  })().catch(() => undefined);
-  publishedAt.set(engine, { at: Date.now(), value });
-  return value;
+    const at = (await readBuilds(engine, [version])).get(version)?.published_at;
+    entry.lastKnown = at;
+    return at;
+  })().catch(() => entry.lastKnown);
+  publishedAt.set(engine, entry);
+  return entry.value;
 }
 
 /**
