@@ -3,21 +3,13 @@
  * body or form body; the body wins where both give a value), the same responses, one handler.
  */
 import { createRoute, type z } from '@hono/zod-openapi';
-import {
-  type JsonRecord,
-  type StreamBatch,
-  searchPage,
-  searchPageTexts,
-  streamRecords,
-  streamRecordTexts,
-} from '../engine/search.ts';
-import { F } from '../index-mapping/fields.ts';
+import { type RecordTexts, searchPage, streamRecords } from '../engine/search.ts';
 import { pageWindow, type SearchRequest, streamOrder } from '../index-mapping/search.query.ts';
 import { openDump } from './dumps.ts';
 import { asJsonAnswer, type JsonAnswer } from './json-answer.ts';
 import type { Paging } from './list-params.ts';
-import { asTexts, NDJSON_CONTENT_TYPE, ndjsonResponse } from './ndjson.ts';
-import { type PageExtensions, pageText, toPage } from './paging.ts';
+import { NDJSON_CONTENT_TYPE, ndjsonResponse } from './ndjson.ts';
+import { type PageExtensions, pageText } from './paging.ts';
 import { bodyErrorResponses, errorResponses, tooManyDumpsResponse } from './problem.ts';
 import { type RouteContext, requirementTag } from './route-context.ts';
 import type { AppContext } from './types.ts';
@@ -114,24 +106,22 @@ export function postedParams<Params extends object>(c: Posted<Params>): Params {
   return { ...c.req.valid('query'), ...body };
 }
 
-/** A per-batch step on parsed records (the services nested in organizations). */
-export type Enrich = (records: JsonRecord[]) => Promise<JsonRecord[]>;
+/**
+ * A step on each page or stream batch of record texts, for a list that adds to its records (the
+ * services nested in organizations): it parses what it needs.
+ */
+export type Enrich = (texts: string[]) => Promise<string[]>;
 
 async function* enriched(
-  batches: AsyncGenerator<StreamBatch, void, undefined>,
+  batches: AsyncGenerator<RecordTexts, void, undefined>,
   enrich: Enrich,
-): AsyncGenerator<StreamBatch, void, undefined> {
+): AsyncGenerator<RecordTexts, void, undefined> {
   try {
-    for await (const batch of batches) yield { total: batch.total, records: await enrich(batch.records) };
+    for await (const batch of batches) yield { total: batch.total, texts: await enrich(batch.texts) };
   } finally {
     await batches.return(undefined);
   }
 }
-
-// Stream batches: fully nested records weigh about 10 kB each, list items about 1.5 kB. Two
-// batches are in memory at once (one written, one fetched), so these keep a dump's memory flat.
-const FULL_BATCH = 100;
-const LIST_BATCH = 500;
 
 /** Extension fields for a JSON page, given its total (facets, did you mean: search-extensions.ts). */
 export type Extend = (total: number) => Promise<PageExtensions>;
@@ -142,7 +132,7 @@ export async function listResponse<Page extends z.ZodType>(
   page: Page,
   request: SearchRequest,
   paging: Paging,
-  options: { enrich?: Enrich; batchSize?: number; extend?: Extend | undefined } = {},
+  options: { enrich?: Enrich; extend?: Extend | undefined } = {},
 ): Promise<JsonAnswer<Page>> {
   return asJsonAnswer(page, await listAnswer(c, request, paging, options));
 }
@@ -151,34 +141,18 @@ async function listAnswer(
   c: AppContext,
   request: SearchRequest,
   paging: Paging,
-  options: { enrich?: Enrich; batchSize?: number; extend?: Extend | undefined },
+  options: { enrich?: Enrich; extend?: Extend | undefined },
 ): Promise<Response> {
   const { engine, logger } = c.get('deps');
   if (paging.format === 'ndjson') {
-    const batchSize = options.batchSize ?? (request.source.includes(F.record) ? FULL_BATCH : LIST_BATCH);
     const dump = openDump(c);
-    const walk = { batchSize, ...dump.stream };
-    // Records the API does not change are written as the engine stored them, never parsed.
-    if (!options.enrich && !request.sortValues) {
-      return ndjsonResponse(streamRecordTexts(engine, streamOrder(request), walk), dump, logger);
-    }
-    const batches = streamRecords(engine, streamOrder(request), walk);
-    return ndjsonResponse(
-      asTexts(options.enrich ? enriched(batches, options.enrich) : batches),
-      dump,
-      logger,
-    );
+    const batches = streamRecords(engine, streamOrder(request), dump.stream);
+    return ndjsonResponse(options.enrich ? enriched(batches, options.enrich) : batches, dump, logger);
   }
-  const window = pageWindow(paging.page, paging.perPage);
-  if (!options.enrich) {
-    const { total, texts } = await searchPageTexts(engine, request, window);
-    const extensions = options.extend ? await options.extend(total) : {};
-    return c.body(pageText(texts, total, paging.page, paging.perPage, extensions), 200, {
-      'content-type': 'application/json',
-    });
-  }
-  const result = await searchPage(engine, request, window);
-  const records = options.enrich ? await options.enrich(result.records) : result.records;
-  const extensions = options.extend ? await options.extend(result.total) : {};
-  return c.json(toPage(records, result.total, paging.page, paging.perPage, extensions), 200);
+  const page = await searchPage(engine, request, pageWindow(paging.page, paging.perPage));
+  const texts = options.enrich ? await options.enrich(page.texts) : page.texts;
+  const extensions = options.extend ? await options.extend(page.total) : {};
+  return c.body(pageText(texts, page.total, paging.page, paging.perPage, extensions), 200, {
+    'content-type': 'application/json',
+  });
 }

@@ -14,7 +14,7 @@
  * proper 503 rather than a 200 cut short.
  */
 import type { Logger } from 'pino';
-import type { StreamBatch, TextBatch } from '../engine/search.ts';
+import type { RecordTexts } from '../engine/search.ts';
 import type { DumpTicket } from './dumps.ts';
 
 export const NDJSON_CONTENT_TYPE = 'application/x-ndjson';
@@ -29,14 +29,14 @@ type Encoder = {
 };
 
 async function streamResponse(
-  batches: AsyncGenerator<TextBatch, void, undefined>,
+  batches: AsyncGenerator<RecordTexts, void, undefined>,
   encoder: Encoder,
   contentType: string,
   dump: DumpTicket,
   logger: Logger,
 ): Promise<Response> {
   const utf8 = new TextEncoder();
-  let first: IteratorResult<TextBatch, void> | undefined;
+  let first: IteratorResult<RecordTexts, void> | undefined;
   try {
     first = await batches.next();
   } catch (error) {
@@ -129,22 +129,9 @@ const lines = (records: string[]) => {
   return text;
 };
 
-/** Parsed records (those the API changed: distances, nested services) as texts. */
-export async function* asTexts(
-  batches: AsyncGenerator<StreamBatch, void, undefined>,
-): AsyncGenerator<TextBatch, void, undefined> {
-  try {
-    for await (const batch of batches) {
-      yield { total: batch.total, texts: batch.records.map((record) => JSON.stringify(record)) };
-    }
-  } finally {
-    await batches.return(undefined);
-  }
-}
-
 /** `format=ndjson`: one JSON object a line. */
 export function ndjsonResponse(
-  batches: AsyncGenerator<TextBatch, void, undefined>,
+  batches: AsyncGenerator<RecordTexts, void, undefined>,
   dump: DumpTicket,
   logger: Logger,
 ): Promise<Response> {
@@ -156,7 +143,7 @@ export function ndjsonResponse(
  * time gives the exact count before the first item, so the page's header is written first.
  */
 export function wholePageResponse(
-  batches: AsyncGenerator<TextBatch, void, undefined>,
+  batches: AsyncGenerator<RecordTexts, void, undefined>,
   dump: DumpTicket,
   logger: Logger,
 ): Promise<Response> {

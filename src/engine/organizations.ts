@@ -25,16 +25,18 @@ async function servicesOf(engine: Engine, ids: string[], full: boolean): Promise
   return byOrganization;
 }
 
-/** A page (or stream batch) of organizations with their `services`; a tombstone stays as it is. */
-export async function withServices(
-  engine: Engine,
-  organizations: JsonRecord[],
-  full: boolean,
-): Promise<JsonRecord[]> {
+/**
+ * A page (or stream batch) of organizations, as texts, with their `services`; a tombstone stays
+ * as it is.
+ */
+export async function withServices(engine: Engine, texts: string[], full: boolean): Promise<string[]> {
+  const organizations = texts.map((text) => JSON.parse(text) as JsonRecord);
   const ids = organizations.map((o) => o.id).filter((id): id is string => typeof id === 'string');
   const services = await servicesOf(engine, ids, full);
-  return organizations.map((o) =>
-    o.deleted === true ? o : { ...o, services: services.get(o.id as string) ?? [] },
+  return organizations.map((o, i) =>
+    o.deleted === true
+      ? (texts[i] as string)
+      : JSON.stringify({ ...o, services: services.get(o.id as string) ?? [] }),
   );
 }
 

@@ -183,6 +183,8 @@ export type SlicedHits = {
   pitId: string | undefined;
   /** `_source.record` of each hit, as text (`{}` for a hit without one). */
   records: string[];
+  /** The sort values of each hit, as text (undefined for a hit without them). */
+  sorts: (string | undefined)[];
   /** The sort values of the last hit. */
   lastSort: unknown[] | undefined;
 };
@@ -195,6 +197,7 @@ export function sliceSearchHits(text: string): SlicedHits | undefined {
   let total: number | undefined;
   let pitId: string | undefined;
   const records: string[] = [];
+  const sorts: (string | undefined)[] = [];
   let lastSort: Slice | undefined;
   const skipParsed = (at: number, use: (value: unknown) => void) => {
     const end = skipValue(text, at);
@@ -214,6 +217,9 @@ export function sliceSearchHits(text: string): SlicedHits | undefined {
       return sliceSourceRecord(text, valueAt, (slice) => (record = slice));
     });
     records.push(record);
+    // Set by the callback above, which narrowing does not see.
+    const sort = lastSort as Slice | undefined;
+    sorts.push(sort ? text.slice(sort.start, sort.end) : undefined);
     return end;
   };
   const end = eachMember(text, 0, (key, at) => {
@@ -232,6 +238,7 @@ export function sliceSearchHits(text: string): SlicedHits | undefined {
     total,
     pitId,
     records,
+    sorts,
     lastSort: sort ? (JSON.parse(text.slice(sort.start, sort.end)) as unknown[]) : undefined,
   };
 }

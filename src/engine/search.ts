@@ -25,42 +25,38 @@ export type JsonRecord = Record<string, unknown>;
 // The client's types allow only 'gzip' here; its transport reads `false` as "not this request".
 const READ = { compression: false } as unknown as TransportRequestOptions;
 
-export type PageResult = { total: number; records: JsonRecord[] };
+/**
+ * What every read gives: records as the JSON text the engine stored, never parsed here (the API
+ * writes most of them out as they are), with the exact number of matches.
+ */
+export type RecordTexts = { total: number; texts: string[] };
 
 type Hit = { _source?: { record?: JsonRecord }; sort?: unknown[] };
 type SearchBody = { pit_id?: string; hits?: { total?: { value: number }; hits?: Hit[] } };
 
-/** The records of the hits, with the sort values the request asks for (SearchRequest.sortValues). */
-function recordsOf(hits: Hit[], request: SearchRequest): JsonRecord[] {
-  const wanted = Object.entries(request.sortValues ?? {});
-  return hits.map((hit) => {
-    const record = hit._source?.record ?? {};
-    if (wanted.length === 0) return record;
-    const extra: JsonRecord = {};
-    for (const [field, position] of wanted) {
-      const value = hit.sort?.[position];
-      if (typeof value === 'number' && Number.isFinite(value)) extra[field] = value;
-    }
-    return { ...record, ...extra };
-  });
+/**
+ * A record's text with the sort values the request turns into fields (SearchRequest.sortValues),
+ * added as members at its end: the one place a distance is computed. Only finite numbers are added.
+ */
+function withSortValues(record: string, sort: unknown[] | undefined, request: SearchRequest): string {
+  let added = '';
+  for (const [field, { position, decimals }] of Object.entries(request.sortValues ?? {})) {
+    const value = sort?.[position];
+    if (typeof value !== 'number' || !Number.isFinite(value)) continue;
+    const scale = 10 ** decimals;
+    added += `,${JSON.stringify(field)}:${Math.round(value * scale) / scale}`;
+  }
+  if (!added) return record;
+  const body = record.slice(0, record.lastIndexOf('}')).trimEnd();
+  return body.endsWith('{') ? `${body}${added.slice(1)}}` : `${body}${added}}`;
 }
 
 /** Sort values travel only when a request turns some into fields. */
 const sortPath = (request: SearchRequest): string[] => (request.sortValues ? ['hits.hits.sort'] : []);
 
-/**
- * A record (the `record` of the document with this id); EngineNotFoundError when there is none.
- * The whole `_source` is fetched and `record` taken here: the engine then sends the stored bytes
- * as they are, where `_source_includes` would make it parse and re-serialise every document
- * (about 2.5 times fewer lookups a second on the same machine).
- */
+/** A record parsed, for code that needs the object (EngineNotFoundError when there is none). */
 export async function getRecord(engine: Engine, index: ReadIndex, id: string): Promise<JsonRecord> {
-  const { body } = await engineCall(`get ${index}/${id}`, () =>
-    engine.client.get({ index: engine.name(index), id }, READ),
-  );
-  const record = (body._source as { record?: JsonRecord } | undefined)?.record;
-  if (!body.found || !record) throw new EngineNotFoundError(`get ${index}/${id}: not found`);
-  return record;
+  return JSON.parse(await getRecordText(engine, index, id)) as JsonRecord;
 }
 
 async function runSearch(engine: Engine, operation: string, params: Record<string, unknown>) {
@@ -108,30 +104,12 @@ export async function searchPage(
   engine: Engine,
   request: SearchRequest,
   window: { from: number; size: number },
-): Promise<PageResult> {
+): Promise<RecordTexts> {
   if (window.from + window.size > RESULT_WINDOW) return searchDeepPage(engine, request, window);
-  const body = await runSearch(engine, `search ${request.index}`, pageParams(engine, request, window));
-  return { total: body.hits?.total?.value ?? 0, records: recordsOf(body.hits?.hits ?? [], request) };
-}
-
-/**
- * One page of a search with its exact total, each record as the JSON text stored (never parsed):
- * for pages the API serves unchanged. Pages past the result window, and requests that turn sort
- * values into fields, go through searchPage.
- */
-export async function searchPageTexts(
-  engine: Engine,
-  request: SearchRequest,
-  window: { from: number; size: number },
-): Promise<{ total: number; texts: string[] }> {
-  if (window.from + window.size > RESULT_WINDOW || request.sortValues) {
-    const page = await searchPage(engine, request, window);
-    return { total: page.total, texts: page.records.map((record) => JSON.stringify(record)) };
-  }
   const text = await rawRequest(`search ${request.index}`, (transport) =>
     engine.client.search(pageParams(engine, request, window), transport),
   );
-  const reading = readTexts(text);
+  const reading = readTexts(request, text);
   return { total: reading.total ?? 0, texts: reading.items };
 }
 
@@ -178,9 +156,9 @@ async function searchDeepPage(
   engine: Engine,
   request: SearchRequest,
   window: { from: number; size: number },
-): Promise<PageResult> {
+): Promise<RecordTexts> {
   let pitId = await openPit(engine, request, PIT_KEEP_ALIVE);
-  if (!pitId) return { total: 0, records: [] };
+  if (!pitId) return { total: 0, texts: [] };
   const inPit = (extra: Record<string, unknown>) => ({
     body: {
       pit: { id: pitId, keep_alive: PIT_KEEP_ALIVE },
@@ -196,7 +174,7 @@ async function searchDeepPage(
     });
     pitId = counted.pit_id ?? pitId;
     const total = counted.hits?.total?.value ?? 0;
-    if (window.from >= total) return { total, records: [] };
+    if (window.from >= total) return { total, texts: [] };
     let after: unknown[] | undefined;
     let skipped = 0;
     while (skipped < window.from) {
@@ -212,36 +190,34 @@ async function searchDeepPage(
       });
       pitId = body.pit_id ?? pitId;
       const hits = body.hits?.hits ?? [];
-      if (hits.length === 0) return { total, records: [] };
+      if (hits.length === 0) return { total, texts: [] };
       after = hits[hits.length - 1]?.sort;
       skipped += hits.length;
     }
-    const body = await runSearch(engine, `search ${request.index}`, {
-      filter_path: ['hits.hits._source', ...sortPath(request), 'pit_id'],
-      ...inPit({
-        size: window.size,
-        _source: sourceOf(request),
-        track_total_hits: false,
-        ...(after ? { search_after: after } : {}),
-      }),
-    });
-    pitId = body.pit_id ?? pitId;
-    return { total, records: recordsOf(body.hits?.hits ?? [], request) };
+    const text = await rawRequest(`search ${request.index}`, (transport) =>
+      engine.client.search(
+        {
+          filter_path: ['hits.hits._source', ...sortPath(request), 'pit_id'],
+          ...inPit({
+            size: window.size,
+            _source: sourceOf(request),
+            track_total_hits: false,
+            ...(after ? { search_after: after } : {}),
+          }),
+        } as Record<string, unknown>,
+        transport,
+      ),
+    );
+    const reading = readTexts(request, text);
+    pitId = reading.pitId ?? pitId;
+    return { total, texts: reading.items };
   } finally {
     await closePit(engine, pitId);
   }
 }
 
-export type StreamBatch = {
-  /** The exact number of matches in the point in time (the same in every batch). */
-  total: number;
-  records: JsonRecord[];
-};
-
-/** A batch of records as the JSON text the engine stored: written out without being parsed. */
-export type TextBatch = { total: number; texts: string[] };
-
-export type StreamOptions = { batchSize?: number; keepAlive?: string };
+/** How long a stream's point in time lives between two batches (a dump allows for a slow client). */
+export type StreamOptions = { keepAlive?: string };
 
 type BatchReading<T> = {
   items: T[];
@@ -359,30 +335,35 @@ async function getOneRecordText(engine: Engine, index: ReadIndex, id: string): P
   return JSON.stringify(parsed._source.record);
 }
 
-/** Reads a batch as parsed records (with the sort values the request turns into fields). */
-const readParsed =
-  (request: SearchRequest) =>
-  (text: string): BatchReading<JsonRecord> => {
+/**
+ * Reads a search answer as record texts, sliced out of it without parsing it, each with the sort
+ * values the request turns into fields. An answer the slicer does not follow is parsed instead.
+ */
+function readTexts(request: SearchRequest, text: string): BatchReading<string> {
+  const sliced = sliceSearchHits(text);
+  if (!sliced) {
     const body = JSON.parse(text) as SearchBody;
     const hits = body.hits?.hits ?? [];
     return {
-      items: recordsOf(hits, request),
+      items: hits.map((hit) => withSortValues(JSON.stringify(hit._source?.record ?? {}), hit.sort, request)),
       count: hits.length,
       lastSort: hits[hits.length - 1]?.sort,
       ...(body.hits?.total ? { total: body.hits.total.value } : {}),
       ...(body.pit_id ? { pitId: body.pit_id } : {}),
     };
-  };
-
-/** Reads a batch as record texts, sliced out of the response without parsing it. */
-function readTexts(text: string): BatchReading<string> {
-  const sliced = sliceSearchHits(text);
-  if (!sliced) {
-    const parsed = readParsed({ sortValues: undefined } as unknown as SearchRequest)(text);
-    return { ...parsed, items: parsed.items.map((record) => JSON.stringify(record)) };
   }
+  const items = request.sortValues
+    ? sliced.records.map((record, i) => {
+        const sort = sliced.sorts[i];
+        return withSortValues(
+          record,
+          sort === undefined ? undefined : (JSON.parse(sort) as unknown[]),
+          request,
+        );
+      })
+    : sliced.records;
   return {
-    items: sliced.records,
+    items,
     count: sliced.records.length,
     lastSort: sliced.lastSort,
     ...(sliced.total === undefined ? {} : { total: sliced.total }),
@@ -398,21 +379,20 @@ function readTexts(text: string): BatchReading<string> {
  * two parts, at most two batches are held. The first batch carries the total of every part, and comes even when there are no
  * matches (total 0). Stopping the iteration (`return()`) releases the point in time.
  */
-async function* walkPointInTime<T>(
+async function* walkPointInTime(
   engine: Engine,
   request: SearchRequest,
   options: StreamOptions,
-  read: (text: string) => BatchReading<T>,
-): AsyncGenerator<{ total: number; items: T[] }, void, undefined> {
-  const batchSize = options.batchSize ?? 1000;
+): AsyncGenerator<RecordTexts, void, undefined> {
+  const { batchSize } = request;
   const keepAlive = options.keepAlive ?? PIT_KEEP_ALIVE;
   let pitId = await openPit(engine, request, keepAlive);
   if (!pitId) {
-    yield { total: 0, items: [] };
+    yield { total: 0, texts: [] };
     return;
   }
   const parts = partitionStream(request);
-  type Arrival = { part: number; reading: BatchReading<T> };
+  type Arrival = { part: number; reading: BatchReading<string> };
   const fetchBatch = async (part: number, after: unknown[] | undefined): Promise<Arrival> => {
     const { query, sort } = parts[part] as SearchRequest;
     const text = await rawRequest(`stream ${request.index}`, (transport) =>
@@ -432,7 +412,7 @@ async function* walkPointInTime<T>(
         transport,
       ),
     );
-    const reading = read(text);
+    const reading = readTexts(request, text);
     pitId = reading.pitId ?? pitId;
     return { part, reading };
   };
@@ -466,14 +446,14 @@ async function* walkPointInTime<T>(
     // Each first batch leaves the list as it is handed on, so the list does not keep it either.
     for (let arrival = firsts.shift(); arrival; arrival = firsts.shift()) {
       const follow = followOf(arrival);
-      yield { total, items: arrival.reading.items };
+      yield { total, texts: arrival.reading.items };
       askNext(follow);
     }
     while (pending.size > 0) {
       const arrival = await Promise.race(pending.values());
       pending.delete(arrival.part);
       const follow = followOf(arrival);
-      yield { total, items: arrival.reading.items };
+      yield { total, texts: arrival.reading.items };
       askNext(follow);
     }
   } finally {
@@ -482,40 +462,29 @@ async function* walkPointInTime<T>(
   }
 }
 
-/** Every match of a search as parsed records (see walkPointInTime). */
-export async function* streamRecords(
-  engine: Engine,
-  request: SearchRequest,
-  options: StreamOptions = {},
-): AsyncGenerator<StreamBatch, void, undefined> {
-  for await (const { total, items } of walkPointInTime(engine, request, options, readParsed(request))) {
-    yield { total, records: items };
-  }
-}
-
 /**
- * Every match of a search as record texts, never parsed: what a dump writes out. Requests that
- * turn sort values into fields (distance) need parsed records: use streamRecords for those.
+ * Every match of a search, batch by batch (see walkPointInTime), in batches of the request's
+ * `batchSize`: what a dump writes out.
  */
-export async function* streamRecordTexts(
+export function streamRecords(
   engine: Engine,
   request: SearchRequest,
   options: StreamOptions = {},
-): AsyncGenerator<TextBatch, void, undefined> {
-  for await (const { total, items } of walkPointInTime(engine, request, options, readTexts)) {
-    yield { total, texts: items };
-  }
+): AsyncGenerator<RecordTexts, void, undefined> {
+  return walkPointInTime(engine, request, options);
 }
 
 /**
- * Every match of a search in memory: for bounded sets (the services of some organizations). One
- * plain search usually answers; a larger set is walked in a point in time.
+ * Every match of a search in memory, parsed: for bounded sets that are joined to other records
+ * (the services of some organizations). One plain search usually answers; a larger set is walked
+ * in a point in time.
  */
 export async function collectRecords(engine: Engine, request: SearchRequest): Promise<JsonRecord[]> {
+  const parse = (texts: string[]) => texts.map((text) => JSON.parse(text) as JsonRecord);
   const first = await searchPage(engine, request, { from: 0, size: COLLECT_FIRST });
-  if (first.total <= first.records.length) return first.records;
+  if (first.total <= first.texts.length) return parse(first.texts);
   const records: JsonRecord[] = [];
-  for await (const batch of streamRecords(engine, request)) records.push(...batch.records);
+  for await (const batch of streamRecords(engine, request)) records.push(...parse(batch.texts));
   return records;
 }
 

@@ -3,7 +3,7 @@
  */
 import { F } from './fields.ts';
 import { presentFilters, taxonomyFilter, taxonomyTermFilter } from './filters.query.ts';
-import { composeQuery, type SearchRequest, sortOrder } from './search.query.ts';
+import { composeQuery, type SearchRequest, STREAM_BATCH, sortOrder } from './search.query.ts';
 import { FULL_RECORD, ORGANIZATION_LIST_ITEM } from './sources.query.ts';
 import { type TextFields, textQuery } from './text.query.ts';
 
@@ -31,5 +31,6 @@ export function buildOrganizationSearch(params: OrganizationFilters, shape: 'lis
     ),
     sort: sortOrder({ relevance: text !== undefined }),
     source: shape === 'full' ? FULL_RECORD : ORGANIZATION_LIST_ITEM,
+    batchSize: STREAM_BATCH[shape],
   };
 }

@@ -20,17 +20,27 @@ export type SearchRequest = {
   readonly sort: readonly SortClause[];
   readonly source: readonly string[];
   /**
-   * Values of the sort to add to each record: field name → position in `sort` (the distance from a
-   * postcode is the `_geo_distance` sort value). Only finite numbers are added: a document without
-   * a point sorts at "Infinity".
+   * Values of the sort to add to each record as fields: field name → its position in `sort` and
+   * the decimals it is rounded to (the distance from a postcode is the `_geo_distance` sort
+   * value, in metres). Only finite numbers are added: a document without a point sorts at
+   * "Infinity".
    */
-  readonly sortValues?: Readonly<Record<string, number>>;
+  readonly sortValues?: Readonly<Record<string, { position: number; decimals: number }>>;
+  /** Records per batch when the request is streamed (a dump): see STREAM_BATCH. */
+  readonly batchSize: number;
   /**
    * Other indices searched with it (logical names, e.g. `tombstones` for `include_deleted`): their
    * documents must carry the sort fields and a `record`, and the query must tell them apart.
    */
   readonly alsoIndices?: readonly string[];
 };
+
+/**
+ * Records per stream batch, by what a record carries. Fully nested records weigh about 10 kB
+ * each, list items about 1.5 kB, id-and-date pairs under 100 bytes. Two batches are in memory at
+ * once (one written, one fetched), so these keep a dump's memory flat.
+ */
+export const STREAM_BATCH = { full: 100, list: 500, minimal: 5000 } as const;
 
 /** The engine's default `index.max_result_window`: `from + size` beyond it needs `search_after`. */
 export const RESULT_WINDOW = 10_000;

@@ -2,7 +2,7 @@
  * GET /service_at_locations: the service filters, plus the geography of a geocoded postcode.
  */
 import { type GeoQuery, geoFilter } from './geo.query.ts';
-import { composeQuery, type SearchRequest, sortOrder } from './search.query.ts';
+import { composeQuery, type SearchRequest, STREAM_BATCH, sortOrder } from './search.query.ts';
 import { SERVICE_TEXT_FIELDS, type ServiceFilters, serviceFilters } from './service-search.query.ts';
 import { FULL_RECORD, SERVICE_AT_LOCATION_LIST_ITEM } from './sources.query.ts';
 import { textQuery } from './text.query.ts';
@@ -23,7 +23,9 @@ export function buildServiceAtLocationSearch(
     query: composeQuery(text, [...serviceFilters(params), ...geo.filters]),
     sort: sortOrder({ relevance: text !== undefined, leading: geo.sort }),
     source: shape === 'full' ? FULL_RECORD : SERVICE_AT_LOCATION_LIST_ITEM,
-    // Each item carries its distance in metres (an extension field), the engine's own sort value.
-    ...(params.geo ? { sortValues: { distance: 0 } } : {}),
+    batchSize: STREAM_BATCH[shape],
+    // Each item carries its distance in metres to the decimetre (an extension field): the
+    // engine's own sort value.
+    ...(params.geo ? { sortValues: { distance: { position: 0, decimals: 1 } } } : {}),
   };
 }

@@ -13,7 +13,7 @@ import {
   taxonomyFilter,
   taxonomyTermFilter,
 } from './filters.query.ts';
-import { composeQuery, type SearchRequest, sortOrder } from './search.query.ts';
+import { composeQuery, type SearchRequest, STREAM_BATCH, sortOrder } from './search.query.ts';
 import { FULL_RECORD, SERVICE_LIST_ITEM, SERVICE_MINIMAL, SERVICE_SUMMARY } from './sources.query.ts';
 import { type TextFields, textQuery } from './text.query.ts';
 
@@ -94,6 +94,7 @@ export function buildServiceSearch(params: ServiceFilters, shape: ServiceShape):
     // A harvest of ids has no use for alphabetical order; the id alone is the cheapest total order.
     sort: sortOrder({ relevance: text !== undefined, byName: shape !== 'minimal' }),
     source: serviceSources[shape],
+    batchSize: STREAM_BATCH[shape],
   };
 }
 
@@ -107,5 +108,6 @@ export function buildOrganizationServicesSearch(
     query: composeQuery(undefined, [organizationsFilter(organizationIds)]),
     sort: sortOrder({ relevance: false }),
     source: full ? FULL_RECORD : SERVICE_SUMMARY,
+    batchSize: full ? STREAM_BATCH.full : STREAM_BATCH.list,
   };
 }

@@ -3,7 +3,7 @@
  */
 import { F } from './fields.ts';
 import { parentFilter, presentFilters, taxonomyIdFilter, topLevelFilter } from './filters.query.ts';
-import { composeQuery, type SearchRequest, sortOrder } from './search.query.ts';
+import { composeQuery, type SearchRequest, STREAM_BATCH, sortOrder } from './search.query.ts';
 import { FULL_RECORD } from './sources.query.ts';
 import { type TextFields, textQuery } from './text.query.ts';
 
@@ -24,6 +24,7 @@ export function buildTaxonomySearch(params: { search?: string | undefined }): Se
     query: composeQuery(text, []),
     sort: sortOrder({ relevance: text !== undefined }),
     source: FULL_RECORD,
+    batchSize: STREAM_BATCH.full,
   };
 }
 
@@ -48,5 +49,6 @@ export function buildTaxonomyTermSearch(params: TaxonomyTermFilters): SearchRequ
     ),
     sort: sortOrder({ relevance: text !== undefined }),
     source: FULL_RECORD,
+    batchSize: STREAM_BATCH.full,
   };
 }

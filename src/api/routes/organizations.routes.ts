@@ -53,9 +53,7 @@ async function listOrganizations(ctx: RouteContext, c: AppContext, p: Organizati
   if (!nested) return listResponse(c, organizationPageSchema, request, paging);
   const { engine } = c.get('deps');
   return listResponse(c, organizationPageSchema, request, paging, {
-    enrich: (records) => withServices(engine, records, p.full_service === true),
-    // Each batch carries its organizations' services: smaller batches keep memory flat.
-    batchSize: 100,
+    enrich: (texts) => withServices(engine, texts, p.full_service === true),
   });
 }
 

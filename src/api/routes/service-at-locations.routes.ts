@@ -9,7 +9,7 @@ import {
 } from '../endpoint-params.ts';
 import { geocodeHeaders, resolveGeoQuery } from '../geo-params.ts';
 import { requirePostcodeForProximity, resolvePaging } from '../list-params.ts';
-import { type Enrich, listResponse, listRoutes, postedParams } from '../list-route.ts';
+import { listResponse, listRoutes, postedParams } from '../list-route.ts';
 import { cacheRecords, noQuery, recordResponse, recordRoute } from '../record-route.ts';
 import { serviceAtLocationItemSchema, serviceAtLocationPageSchema } from '../response-schemas.ts';
 import type { RouteContext } from '../route-context.ts';
@@ -44,14 +44,6 @@ const serviceAtLocationRoute = (ctx: RouteContext) =>
     query: noQuery,
   });
 
-/** `distance` (metres from the postcode's centroid, the engine's sort value) to the decimetre. */
-const roundDistances: Enrich = async (records) =>
-  records.map((record) =>
-    typeof record.distance === 'number'
-      ? { ...record, distance: Math.round(record.distance * 10) / 10 }
-      : record,
-  );
-
 async function listServiceAtLocations(ctx: RouteContext, c: AppContext, p: ServiceAtLocationsParams) {
   const paging = resolvePaging(p, ctx.limits);
   requirePostcodeForProximity(p);
@@ -62,9 +54,8 @@ async function listServiceAtLocations(ctx: RouteContext, c: AppContext, p: Servi
   const extend = searchExtensions(c, request, p, (search) =>
     buildServiceAtLocationSearch({ ...filters, search }, shape),
   );
-  if (!geo) return listResponse(c, serviceAtLocationPageSchema, request, paging, { extend });
-  for (const [name, value] of Object.entries(geocodeHeaders(geo))) c.header(name, value);
-  return listResponse(c, serviceAtLocationPageSchema, request, paging, { enrich: roundDistances, extend });
+  if (geo) for (const [name, value] of Object.entries(geocodeHeaders(geo))) c.header(name, value);
+  return listResponse(c, serviceAtLocationPageSchema, request, paging, { extend });
 }
 
 export function registerServiceAtLocationRoutes(app: App, ctx: RouteContext) {

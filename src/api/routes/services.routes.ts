@@ -2,7 +2,7 @@
  * /services (and its POST twin) and /services/{id}: the routes' descriptions, then their named
  * handlers, then their registration.
  */
-import { getRecordText, streamRecordTexts } from '../../engine/search.ts';
+import { getRecordText, streamRecords } from '../../engine/search.ts';
 import { serviceFullSchema } from '../../hsds/index.ts';
 import { streamOrder } from '../../index-mapping/search.query.ts';
 import { buildServiceSearch } from '../../index-mapping/service-search.query.ts';
@@ -54,7 +54,7 @@ async function minimalServices(c: AppContext, p: ServicesParams) {
     p.include_deleted,
     p.modified_after,
   );
-  const batches = streamRecordTexts(engine, streamOrder(search), { batchSize: 5000, ...dump.stream });
+  const batches = streamRecords(engine, streamOrder(search), dump.stream);
   return asJsonAnswer(
     servicePageSchema,
     await (p.format === 'ndjson'

@@ -19,7 +19,7 @@ import {
   engineCall,
 } from '../../../src/engine/index.ts';
 import { openSnapshot } from '../../../src/engine/records.ts';
-import { streamRecordTexts } from '../../../src/engine/search.ts';
+import { searchPage, streamRecords } from '../../../src/engine/search.ts';
 
 type Seen = { method: string; path: string; body: string };
 type Answer = { status: number; body: unknown };
@@ -200,13 +200,52 @@ describe('points in time', () => {
       query: { match_all: {} },
       sort: [{ id: 'asc' as const }],
       source: ['record'],
+      batchSize: 10,
     };
-    for await (const batch of streamRecordTexts(engine, request as never, { batchSize: 10 })) {
+    for await (const batch of streamRecords(engine, request)) {
       expect(batch.texts.length).toBeGreaterThan(0);
       break;
     }
     const released = seen.filter((s) => s.method === 'DELETE' && s.path.startsWith('/_search/point_in_time'));
     expect(released).toHaveLength(1);
     expect(released[0]!.body).toContain('pit-dump');
+  });
+});
+
+describe('one read path', () => {
+  it('a page carries the sort values the request turns into fields, rounded as it says', async () => {
+    engine = open();
+    script = () => ({
+      status: 200,
+      body: {
+        hits: {
+          total: { value: 3 },
+          hits: [
+            { _source: { record: { id: 'a', name: 'Near' } }, sort: [12.345678, 'a'] },
+            { _source: { record: {} }, sort: [99.95, 'b'] },
+            // No point: the engine sorts it at Infinity, and it gets no distance.
+            { _source: { record: { id: 'c' } }, sort: ['Infinity', 'c'] },
+          ],
+        },
+      },
+    });
+    const page = await searchPage(
+      engine,
+      {
+        index: 'service_at_locations',
+        query: { match_all: {} },
+        sort: [{ _geo_distance: {} }, { id: { order: 'asc' } }],
+        source: ['record'],
+        batchSize: 500,
+        sortValues: { distance: { position: 0, decimals: 1 } },
+      },
+      { from: 0, size: 3 },
+    );
+    expect(page.total).toBe(3);
+    expect(page.texts.map((text) => JSON.parse(text))).toEqual([
+      { id: 'a', name: 'Near', distance: 12.3 },
+      { distance: 100 },
+      { id: 'c' },
+    ]);
   });
 });

@@ -99,6 +99,9 @@ describe('raw JSON slicing', () => {
       const sliced = sliceSearchHits(text)!;
       expect(sliced.records.map((t) => JSON.parse(t))).toEqual(records);
       expect(sliced.lastSort).toEqual(hits.at(-1)?.sort);
+      expect(sliced.sorts.map((t) => (t === undefined ? undefined : JSON.parse(t)))).toEqual(
+        hits.map((hit) => hit.sort),
+      );
       expect(sliced).toMatchObject({ total: seed, pitId: `p${seed}` });
       const get = { _id: String(seed), _source: { before: records, record: records[0] ?? {}, after: seed } };
       expect(JSON.parse(sliceGetRecord(JSON.stringify(get, null, seed % 2))!)).toEqual(records[0] ?? {});
@@ -110,6 +113,7 @@ describe('raw JSON slicing', () => {
       total: undefined,
       pitId: undefined,
       records: [],
+      sorts: [],
       lastSort: undefined,
     });
     expect(sliceSearchHits('{}')?.records).toEqual([]);

@@ -90,6 +90,7 @@ describe('includeDeleted', () => {
     query: { match_all: {} },
     sort: [{ id: { order: 'asc' } }],
     source: ['record.id', 'record.last_modified'],
+    batchSize: 500,
   };
 
   it('adds the tombstones of the type since the time, and their fields to a partial source', () => {
