@@ -144,7 +144,18 @@ export async function deleteRecords(
   const missing = refs.filter((r) => !stored.has(recordKey(r.type, r.id)));
   const keys = await deletionClosure(engine, refs);
   if (options.dryRun || keys.size === 0) return { keys, missing };
-  // Logged before the store changes: a delete killed after is published by the next publish.
+  return { keys, missing, ...(await removeAndPublish(engine, keys, options)) };
+}
+
+/**
+ * Removes stored records (a deletion closure: deletion.ts) and publishes their removal. The
+ * change log is written first: a delete killed after is published by the next publish.
+ */
+export async function removeAndPublish(
+  engine: Engine,
+  keys: ReadonlySet<string>,
+  options: { signal?: AbortSignal } = {},
+) {
   const changes = new ChangeSet(engine);
   for (const key of keys) changes.add(key);
   await changes.log();
@@ -153,6 +164,5 @@ export async function deleteRecords(
   await writer.close();
   if (writer.stats.failed > 0) throw new Error(`${writer.stats.failed} deletions were refused by the engine`);
   await flushRecords(engine);
-  const published = await publishOrReindex(engine, changes, options);
-  return { keys, missing, ...published };
+  return publishOrReindex(engine, changes, options);
 }

@@ -34,7 +34,7 @@ import { deletionClosure } from './deletion.ts';
 import { flattenNested, type Issue } from './flatten.ts';
 import { importItems } from './import.ts';
 import { childLinks, recordKey } from './nesting.ts';
-import { deleteRecords, publishOrReindex } from './pipeline.ts';
+import { publishOrReindex, removeAndPublish } from './pipeline.ts';
 
 export type { AuditMetadata };
 
@@ -298,12 +298,13 @@ export function deleteRecord(engine: Engine, request: WriteRequest): Promise<Wri
     const exists = (await getRecords(engine, [key])).has(key);
     if (request.precondition && !(await request.precondition(exists))) throw new PreconditionFailedError();
     if (!exists) return undefined;
+    // The closure is computed once: what the audit records is what is removed.
     const doomed = await deletionClosure(engine, [{ type, id }]);
     const before = await recordsOf(engine, doomed);
-    const result = await deleteRecords(engine, [{ type, id }]);
+    await removeAndPublish(engine, doomed);
     const audit = fieldChanges(before, new Map());
     await appendAudit(engine, key, actor, audit);
-    return { created: false, changed: result.keys.size, notes: [], audit };
+    return { created: false, changed: doomed.size, notes: [], audit };
   });
 }
 
