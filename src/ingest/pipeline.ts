@@ -88,7 +88,7 @@ const isTaxonomyKey = (key: string) => key.startsWith('taxonomy_term:') || key.s
  * The published data stands whatever happens here: a reload that cannot run now (another holds the
  * reindex lease) is logged with what to run, not failed.
  */
-async function serveTaxonomySynonyms(engine: Engine): Promise<void> {
+export async function serveTaxonomySynonyms(engine: Engine): Promise<void> {
   try {
     const indices = await syncTaxonomyVocabulary(engine);
     if (indices) engine.logger.info({ indices }, 'serving the taxonomy synonyms');
