@@ -3,7 +3,7 @@
  * changes logged as pending in the control index) by publishing those changes to the read indices.
  */
 import { parseArgs } from 'node:util';
-import { formatPublishSummary, publishChanges } from '../ingest/index.ts';
+import { formatPublishSummary, publishChanges, serveTaxonomySynonyms } from '../ingest/index.ts';
 import { openRuntime } from './runtime.ts';
 
 const usage = `usage: hsds publish
@@ -20,6 +20,8 @@ export async function run(args: string[]): Promise<number> {
   const runtime = await openRuntime({ startLocalEngine: true, loggerName: 'hsds-publish' });
   try {
     const report = await publishChanges(runtime.engine, []);
+    // What was left may hold changed taxonomy terms, and so changed synonyms.
+    if (report.changed_records > 0) await serveTaxonomySynonyms(runtime.engine);
     console.log(report.changed_records === 0 ? 'Nothing was left to publish.' : formatPublishSummary(report));
     return 0;
   } finally {

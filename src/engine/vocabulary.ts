@@ -15,14 +15,29 @@
  * its segments into a new version (no document is read or rewritten; a second on 100,000
  * services) created with the new rules; then every alias moves in one atomic request, as after a
  * reindex, and the version served before stays as the rollback.
+ *
+ * A licensee's taxonomy synonyms (the `x-alternate_names` of its terms,
+ * index-mapping/taxonomy-vocabulary.ts) are read from the taxonomy_terms index and added to the
+ * configured rules: by every reload (from the served index), by every build before its swap (from
+ * the build's own index), and after an import publishes changed terms (`syncTaxonomyVocabulary`,
+ * which reloads only when the served rules are not those the terms now give).
  */
 import { readFileSync } from 'node:fs';
 import { SYNONYM_FILTER, synonymFilterSettings } from '../index-mapping/analysis.ts';
 import { READ_INDICES, type ReadIndex } from '../index-mapping/read-indices.mapping.ts';
+import { ALTERNATE_NAMES_FIELD, taxonomySynonymRules } from '../index-mapping/taxonomy-vocabulary.ts';
 import { parseVocabulary } from '../index-mapping/vocabulary.ts';
 import { acquireLease, waitForLease } from './control.ts';
-import { type Engine, engineCall } from './engine.ts';
-import { deleteIndices, newVersion, readAliasTargets, removeOldVersions, swapAliases } from './indices.ts';
+import { type Engine, engineCall, maintenanceRequest } from './engine.ts';
+import { EngineNotFoundError } from './errors.ts';
+import {
+  deleteIndices,
+  newVersion,
+  type ReadIndexBuild,
+  readAliasTargets,
+  removeOldVersions,
+  swapAliases,
+} from './indices.ts';
 
 /** The shipped vocabulary's files, under vocabulary/ at the root of the repository. */
 export const SHIPPED_VOCABULARY_FILES = [
@@ -54,12 +69,13 @@ export const searchVocabulary = (engine: Engine): readonly string[] =>
   engine.settings.synonyms ?? shippedVocabulary();
 
 /**
- * Serves every read index again with the given rules (see above): clones of the served indices,
- * swapped in atomically. Returns the new indices. On failure the served indices stay as they were.
+ * Serves every read index again with the given rules (see above), and the served taxonomy's
+ * synonyms after them: clones of the served indices, swapped in atomically. Returns the new
+ * indices. On failure the served indices stay as they were.
  */
 export async function reloadVocabulary(
   engine: Engine,
-  rules: readonly string[],
+  configured: readonly string[],
   options: { purpose?: string } = {},
 ): Promise<string[]> {
   const lease = await acquireLease(engine, 'reindex', { purpose: options.purpose ?? 'hsds synonyms reload' });
@@ -76,6 +92,7 @@ export async function reloadVocabulary(
     const missing = READ_INDICES.filter((kind) => !current[kind]);
     if (missing.length > 0) throw new NoServedIndicesError(missing);
     const served = current as Record<ReadIndex, string>;
+    const rules = [...configured, ...(await readTaxonomyVocabulary(engine, served.taxonomy_terms))];
     const version = newVersion();
     const clones = Object.fromEntries(
       READ_INDICES.map((kind) => [kind, `${engine.name(kind)}-${version}`]),
@@ -134,4 +151,137 @@ export class NoServedIndicesError extends Error {
   constructor(missing: readonly string[]) {
     super(`no served ${missing.join(', ')} index to reload: run a reindex first`);
   }
+}
+
+const TERMS_PAGE = 1000;
+
+/**
+ * The synonym rules of the taxonomy terms in an index (the served one unless named): every term's
+ * `x-alternate_names`, read from its stored record. Terms are few (the AIRS taxonomy has about
+ * 9,000), so they are read in pages of a thousand, in id order.
+ */
+export async function readTaxonomyVocabulary(
+  engine: Engine,
+  index = engine.name('taxonomy_terms'),
+): Promise<string[]> {
+  const terms: { name: unknown; alternates: unknown }[] = [];
+  let after: unknown[] | undefined;
+  for (;;) {
+    let body: { hits?: { hits?: { _source?: { record?: Record<string, unknown> }; sort?: unknown[] }[] } };
+    try {
+      ({ body } = await engineCall(`read the taxonomy synonyms of ${index}`, () =>
+        engine.client.search({
+          index,
+          body: {
+            size: TERMS_PAGE,
+            sort: [{ id: 'asc' }],
+            _source: ['record.name', `record.${ALTERNATE_NAMES_FIELD}`],
+            ...(after ? { search_after: after } : {}),
+          },
+        } as never),
+      ));
+    } catch (error) {
+      if (error instanceof EngineNotFoundError) return [];
+      throw error;
+    }
+    const hits = body.hits?.hits ?? [];
+    for (const hit of hits) {
+      const record = hit._source?.record;
+      if (record?.[ALTERNATE_NAMES_FIELD] !== undefined) {
+        terms.push({ name: record.name, alternates: record[ALTERNATE_NAMES_FIELD] });
+      }
+    }
+    if (hits.length < TERMS_PAGE) break;
+    after = hits[hits.length - 1]?.sort;
+  }
+  const { rules, leftOut } = taxonomySynonymRules(terms);
+  if (leftOut > 0) {
+    engine.logger.warn(
+      { index, leftOut },
+      'taxonomy alternate names beyond the limit are left out of search',
+    );
+  }
+  return rules;
+}
+
+/** The rules the served services index searches with, or undefined when none is served. */
+export async function servedVocabulary(engine: Engine): Promise<string[] | undefined> {
+  let body: Record<string, { settings?: Record<string, unknown> }>;
+  try {
+    ({ body } = await engineCall('read the served vocabulary', () =>
+      engine.client.indices.getSettings({
+        index: engine.name('services'),
+        name: `index.analysis.filter.${SYNONYM_FILTER}.synonyms`,
+        flat_settings: true,
+      }),
+    ));
+  } catch (error) {
+    if (error instanceof EngineNotFoundError) return undefined;
+    throw error;
+  }
+  const settings = Object.values(body)[0]?.settings;
+  if (!settings) return undefined;
+  const key = `index.analysis.filter.${SYNONYM_FILTER}.synonyms`;
+  const listed = settings[key];
+  if (Array.isArray(listed)) return listed.map(String);
+  // Older engines flatten a list as key.0, key.1, ...
+  return Object.keys(settings)
+    .filter((k) => k.startsWith(`${key}.`))
+    .sort((a, b) => Number(a.slice(key.length + 1)) - Number(b.slice(key.length + 1)))
+    .map((k) => String(settings[k]));
+}
+
+const sameRules = (served: readonly string[], rules: readonly string[]) => {
+  const wanted = synonymFilterSettings(rules).synonyms;
+  return served.length === wanted.length && served.every((rule, i) => rule === wanted[i]);
+};
+
+/**
+ * After an import published changed taxonomy terms: serves the synonyms they now give (with the
+ * configured rules), by a reload, unless the served indices already search with exactly those.
+ * Returns the new indices, or undefined when nothing had to change.
+ */
+export async function syncTaxonomyVocabulary(engine: Engine): Promise<string[] | undefined> {
+  const served = await servedVocabulary(engine);
+  if (served === undefined) return undefined;
+  const configured = searchVocabulary(engine);
+  const taxonomy = await readTaxonomyVocabulary(engine);
+  if (sameRules(served, [...configured, ...taxonomy])) return undefined;
+  return reloadVocabulary(engine, configured, { purpose: 'taxonomy synonyms' });
+}
+
+/**
+ * Before a build is served: gives its indices the synonyms of the taxonomy it holds (created with
+ * the configured rules alone, as its terms were not written yet). The build is not served, so its
+ * indices are closed for the change and opened again, a second or so.
+ */
+export async function applyTaxonomyVocabulary(engine: Engine, build: ReadIndexBuild): Promise<void> {
+  const taxonomy = await readTaxonomyVocabulary(engine, build.indices.taxonomy_terms);
+  if (taxonomy.length === 0) return;
+  const index = Object.values(build.indices).join(',');
+  const rules = [...searchVocabulary(engine), ...taxonomy];
+  await engineCall('close the new indices', () =>
+    engine.client.indices.close({ index }, maintenanceRequest(engine)),
+  );
+  try {
+    await engineCall('give the new indices the taxonomy synonyms', () =>
+      engine.client.indices.putSettings({
+        index,
+        body: {
+          index: { analysis: { filter: { [SYNONYM_FILTER]: synonymFilterSettings(rules) } } },
+        } as never,
+      }),
+    );
+  } finally {
+    await engineCall('open the new indices', () =>
+      engine.client.indices.open({ index }, maintenanceRequest(engine)),
+    );
+  }
+  // Its primaries are searchable again (replicas, where the cluster has them, follow).
+  await engineCall('wait for the new indices', () =>
+    engine.client.cluster.health(
+      { index, wait_for_status: 'yellow', timeout: '120s' },
+      maintenanceRequest(engine, 130_000),
+    ),
+  );
 }

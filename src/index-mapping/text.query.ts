@@ -17,7 +17,7 @@
  *   ("can't pay rent", "somewhere to sleep") match only there. Either way satisfies the search.
  * - A word found in several fields ranks above one found in one (FIELDS_TIE_BREAKER).
  * - Name fields carry the highest boosts, so a name match ranks above a description match; the
- *   whole input as a phrase in a name adds more, so an exact name comes first.
+ *   whole input (of several words) as a phrase in a name adds more, so an exact name comes first.
  * - "Quoted phrases" must appear as phrases.
  *
  * Cost bounds (a search is the one request anyone can make expensive): the API refuses text over
@@ -203,6 +203,10 @@ export function textQuery(input: string | undefined, fields: TextFields): QueryD
         : { bool: { should: [eachWord, vocabularyQuery(words, fields)], minimum_should_match: 1 } },
     );
   }
+  // One word: its own clause already weighs the names most, and a "phrase" of one word through the
+  // vocabulary is a span query over every expansion ("dv": domestic violence, domestic abuse...),
+  // the dearest part of such a search for the same ranking (judged set: 0.942 either way).
+  if (words.length + phrases.length < 2) return { bool: { must } };
   return {
     bool: {
       must,

@@ -6,7 +6,7 @@
 
 export { isUrl } from './import.ts';
 export { formatImportSummary } from './import-report.ts';
-export { deleteRecords, importAndReindex, reindexWithProgress } from './pipeline.ts';
+export { deleteRecords, importAndReindex, reindexWithProgress, serveTaxonomySynonyms } from './pipeline.ts';
 export { importPostcodeCsv, importPostcodeRows } from './postcode-import.ts';
 export { createProgressBar } from './progress.ts';
 export { publishChanges } from './publish.ts';

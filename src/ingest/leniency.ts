@@ -20,6 +20,8 @@
  *   warning, by validation where it does not: tabular rows, `last_modified`);
  * - an unknown key that looks like a misspelt field (`addresss`, `Email`) or holds records is
  *   dropped with a warning; other unknown keys are kept as published (HSDS allows extra fields);
+ * - a taxonomy term's `x-alternate_names` (the licensee's synonyms of its name) becomes a clean
+ *   list of names: index-mapping/taxonomy-vocabulary.ts says how;
  * - a single record where a list belongs is wrapped in a list; anything else there (a string,
  *   `"languages": "English"`) is dropped with a warning, as records need ids.
  * Every change is returned as a repair (field, value found, what was done), reported by import.
@@ -29,6 +31,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { type RecordType, recordSchemas, recordTypes, tabularTypedFields } from '../hsds/index.ts';
+import { ALTERNATE_NAMES_FIELD, cleanAlternateNames } from '../index-mapping/taxonomy-vocabulary.ts';
 
 export type RepairSeverity = 'info' | 'warning';
 
@@ -402,6 +405,10 @@ export function applyLeniency(
     const kind = plan.fields.get(key);
     if (kind === undefined) {
       if (nestedKeys.has(key)) continue;
+      if (type === 'taxonomy_term' && key === ALTERNATE_NAMES_FIELD) {
+        repairAlternateNames(fields, value, note);
+        continue;
+      }
       const meant = lookalikeOf(type, key, nestedKeys);
       if (meant !== undefined) {
         delete fields[key];
@@ -432,6 +439,45 @@ export function applyLeniency(
     note(key, value, repaired.action, repaired.effect ?? 'changed');
   }
   return repairs;
+}
+
+/**
+ * A taxonomy term's alternate names (an extension: index-mapping/taxonomy-vocabulary.ts), kept as a
+ * clean list of names; what was dropped or changed is one repair, a warning when names were lost.
+ */
+function repairAlternateNames(
+  fields: Fields,
+  value: unknown,
+  note: (
+    field: string,
+    found: unknown,
+    action: string,
+    effect: RepairEffect,
+    severity?: RepairSeverity,
+  ) => void,
+) {
+  // Nothing given (a blank CSV cell, an empty list): absent, as blanks are everywhere.
+  if ((typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0)) {
+    delete fields[ALTERNATE_NAMES_FIELD];
+    return;
+  }
+  const termName = typeof fields.name === 'string' ? fields.name : undefined;
+  const { names, problems, lost } = cleanAlternateNames(value, termName);
+  const severity = lost ? 'warning' : 'info';
+  if (names.length === 0) {
+    delete fields[ALTERNATE_NAMES_FIELD];
+    note(
+      ALTERNATE_NAMES_FIELD,
+      value,
+      `no usable alternate name (${problems.join('; ')})`,
+      'emptied',
+      severity,
+    );
+    return;
+  }
+  fields[ALTERNATE_NAMES_FIELD] = names;
+  if (problems.length > 0) note(ALTERNATE_NAMES_FIELD, value, problems.join('; '), 'changed', severity);
+  else if (!Array.isArray(value)) note(ALTERNATE_NAMES_FIELD, value, 'one name: made a list', 'changed');
 }
 
 /**

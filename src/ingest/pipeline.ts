@@ -8,6 +8,7 @@ import { createBulkWriter } from '../engine/bulk.ts';
 import type { Engine } from '../engine/engine.ts';
 import { flushRecords, getRecords, refreshRecords, removeRecords } from '../engine/records.ts';
 import { updateTombstones } from '../engine/tombstones.ts';
+import { syncTaxonomyVocabulary } from '../engine/vocabulary.ts';
 import { ChangeSet } from './changes.ts';
 import { deletionClosure, type RecordRef } from './deletion.ts';
 import { type ImportOptions, type ImportResult, importSource } from './import.ts';
@@ -81,6 +82,24 @@ export async function importAndReindex(
   return { import: result, ...published };
 }
 
+const isTaxonomyKey = (key: string) => key.startsWith('taxonomy_term:') || key.startsWith('taxonomy:');
+
+/**
+ * The published data stands whatever happens here: a reload that cannot run now (another holds the
+ * reindex lease) is logged with what to run, not failed.
+ */
+export async function serveTaxonomySynonyms(engine: Engine): Promise<void> {
+  try {
+    const indices = await syncTaxonomyVocabulary(engine);
+    if (indices) engine.logger.info({ indices }, 'serving the taxonomy synonyms');
+  } catch (error) {
+    engine.logger.warn(
+      { err: error },
+      'the taxonomy synonyms are not served yet: run `hsds synonyms reload` (or the next reindex does)',
+    );
+  }
+}
+
 /**
  * Publishes changed records incrementally (publish.ts); a full reindex instead when the store was
  * empty (a first load: the versioned build is the faster path), when more changed than is worth
@@ -93,12 +112,13 @@ export async function publishOrReindex(
 ): Promise<{ publish?: PublishReport; reindex?: ReindexReport }> {
   if (!changes.all) {
     try {
-      return {
-        publish: await publishChanges(engine, changes.keys, {
-          ...(options.signal ? { signal: options.signal } : {}),
-          onPublished: () => changes.published(),
-        }),
-      };
+      const publish = await publishChanges(engine, changes.keys, {
+        ...(options.signal ? { signal: options.signal } : {}),
+        onPublished: () => changes.published(),
+      });
+      // Changed terms may bring or take the licensee's synonyms (taxonomy-vocabulary.ts).
+      if ([...changes.keys].some(isTaxonomyKey)) await serveTaxonomySynonyms(engine);
+      return { publish };
     } catch (error) {
       if (!(error instanceof PublishNeedsReindexError)) throw error;
       engine.logger.info({ reason: error.message }, 'publishing with a full reindex');

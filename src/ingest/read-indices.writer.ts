@@ -23,6 +23,7 @@ import {
   removeOldVersions,
   swapAliases,
 } from '../engine/indices.ts';
+import { applyTaxonomyVocabulary } from '../engine/vocabulary.ts';
 import { parseExtent } from '../geo/extent.ts';
 import type {
   OrganizationFull,
@@ -352,6 +353,8 @@ export async function writeReadIndices(
       // It may have written to the build (a reindex replays changes published meanwhile).
       Object.assign(counts, await countBuild(engine, build));
     }
+    // The licensee's taxonomy synonyms, from the terms this build holds.
+    await applyTaxonomyVocabulary(engine, build);
     // What this version holds, for /health to compare with what is served later.
     await recordBuild(engine, { version: build.version, counts, published_at: new Date().toISOString() });
     const previous = await swapAliases(engine, build.indices);

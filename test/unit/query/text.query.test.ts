@@ -112,8 +112,6 @@ describe('textQuery', () => {
                 "boost": 2,
                 "fields": [
                   "name.exact^4",
-                  "name^4",
-                  "alternate_name^2",
                   "organization_name.exact^2",
                 ],
                 "query": "counselling young people",
