@@ -5,10 +5,12 @@
  * version is kept for rollback; older ones, and the leftovers of builds that failed or were
  * killed, are removed after a successful swap.
  */
+
+import { errors } from '@opensearch-project/opensearch';
 import { readIndexAnalysisSettings } from '../index-mapping/analysis.ts';
 import { READ_INDICES, type ReadIndex, readIndexMappings } from '../index-mapping/read-indices.mapping.ts';
 import { type Engine, engineCall, maintenanceRequest } from './engine.ts';
-import { EngineNotFoundError, EngineRequestError } from './errors.ts';
+import { EngineNotFoundError, EngineRequestError, EngineUnavailableError } from './errors.ts';
 import { indexLayout } from './layout.ts';
 import { searchVocabulary } from './vocabulary.ts';
 
@@ -61,7 +63,63 @@ export async function beginBuild(engine: Engine, version = newVersion()): Promis
   return { version, indices };
 }
 
-const MERGE_TIMEOUT_MS = 30 * 60_000;
+/**
+ * How long one force-merge request may wait for its answer, and how long the merge may take in
+ * all. A merge goes on in the engine after the request that started it times out (a million
+ * services took about 12 minutes on two loaded cores), so a timed-out request is followed by
+ * waiting on the engine's merge tasks, not by failing a build whose every document is written.
+ */
+export type MergeLimits = { requestMs: number; totalMs: number; pollMs: number };
+const MERGE_LIMITS: MergeLimits = { requestMs: 10 * 60_000, totalMs: 3 * 60 * 60_000, pollMs: 5_000 };
+
+/** Whether a force-merge of these indices is still running in the engine. */
+async function mergeRunning(engine: Engine, indices: readonly string[]): Promise<boolean> {
+  const { body } = await engineCall('list merge tasks', () =>
+    engine.client.tasks.list({ actions: 'indices:admin/forcemerge*', detailed: true }),
+  );
+  const nodes = (body as { nodes?: Record<string, { tasks?: Record<string, { description?: string }> }> })
+    .nodes;
+  return Object.values(nodes ?? {}).some((node) =>
+    Object.values(node.tasks ?? {}).some((task) =>
+      indices.some((name) => (task.description ?? '').includes(name)),
+    ),
+  );
+}
+
+/**
+ * Merges a build's indices to one segment each. A request that times out leaves the merge to run
+ * on: its tasks are then followed until they end (or `totalMs` passes: EngineUnavailableError).
+ */
+export async function mergeBuild(
+  engine: Engine,
+  indices: readonly string[],
+  limits: MergeLimits = MERGE_LIMITS,
+): Promise<void> {
+  const started = Date.now();
+  try {
+    await engineCall('merge new indices', () =>
+      engine.client.indices.forcemerge(
+        { index: indices.join(','), max_num_segments: 1 },
+        { requestTimeout: limits.requestMs, maxRetries: 0 },
+      ),
+    );
+    return;
+  } catch (error) {
+    if (!(error instanceof EngineUnavailableError && error.cause instanceof errors.TimeoutError)) throw error;
+    engine.logger.warn(
+      { indices, waitedMs: Date.now() - started },
+      'the merge of the new indices outlasted its request; following it in the engine',
+    );
+  }
+  while (await mergeRunning(engine, indices)) {
+    if (Date.now() - started > limits.totalMs) {
+      throw new EngineUnavailableError(
+        `merge new indices: still running after ${Math.round(limits.totalMs / 60_000)} minutes`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, limits.pollMs));
+  }
+}
 
 /** Restores replicas, refresh and translog durability, and makes every document searchable. */
 export async function finishBuild(engine: Engine, build: ReadIndexBuild): Promise<void> {
@@ -86,13 +144,8 @@ export async function finishBuild(engine: Engine, build: ReadIndexBuild): Promis
   // A build is written once and then read: merged to one segment, every search walks one terms
   // dictionary, one BKD tree of points and one of coverage triangles instead of one per segment
   // (a bulk load leaves 7 to 14), and a lookup by id finds its term in one place. The merge can
-  // take minutes on a large directory, so it gets its own timeout and is never retried.
-  await engineCall('merge new indices', () =>
-    engine.client.indices.forcemerge(
-      { index, max_num_segments: 1 },
-      { requestTimeout: MERGE_TIMEOUT_MS, maxRetries: 0 },
-    ),
-  );
+  // take minutes on a large directory: see mergeBuild.
+  await mergeBuild(engine, Object.values(build.indices));
   // The build was written with an asynchronous translog: until a flush (a Lucene commit, fsynced)
   // a crash of the engine could lose what it acknowledged. Nothing is served before this returns.
   await flushIndices(engine, index);

@@ -18,11 +18,12 @@ import {
   EngineUnavailableError,
   engineCall,
 } from '../../../src/engine/index.ts';
+import { mergeBuild } from '../../../src/engine/indices.ts';
 import { openSnapshot } from '../../../src/engine/records.ts';
 import { searchPage, streamRecords } from '../../../src/engine/search.ts';
 
 type Seen = { method: string; path: string; body: string };
-type Answer = { status: number; body: unknown };
+type Answer = { status: number; body: unknown; delayMs?: number };
 
 let server: Server;
 let url: string;
@@ -40,8 +41,11 @@ beforeAll(async () => {
       const request = { method: req.method ?? '', path: req.url ?? '', body: body.toString() };
       seen.push(request);
       const answer = script(request);
-      res.writeHead(answer.status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(answer.body));
+      setTimeout(() => {
+        if (res.destroyed) return;
+        res.writeHead(answer.status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(answer.body));
+      }, answer.delayMs ?? 0);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -247,5 +251,61 @@ describe('one read path', () => {
       { distance: 100 },
       { id: 'c' },
     ]);
+  });
+});
+
+describe('merging a build', () => {
+  const mergeTask = (index: string) => ({
+    nodes: {
+      n1: {
+        tasks: {
+          'n1:7': {
+            action: 'indices:admin/forcemerge',
+            description: `Force-merge indices [${index}], maxSegments[1], onlyExpungeDeletes[false], flush[true]`,
+          },
+        },
+      },
+    },
+  });
+
+  it('follows a merge that outlasts its request in the engine, until its task ends', async () => {
+    engine = open();
+    let polls = 0;
+    script = (request) => {
+      if (request.path.includes('/_forcemerge')) return { status: 200, body: {}, delayMs: 500 };
+      if (request.path.startsWith('/_tasks')) {
+        polls += 1;
+        return { status: 200, body: polls < 3 ? mergeTask('t-services-v1') : { nodes: {} } };
+      }
+      return { status: 404, body: {} };
+    };
+    await mergeBuild(engine, ['t-services-v1', 't-organizations-v1'], {
+      requestMs: 100,
+      totalMs: 5_000,
+      pollMs: 10,
+    });
+    expect(polls).toBe(3);
+    const merge = seen.find((s) => s.path.includes('/_forcemerge'));
+    expect(merge?.path).toContain('max_num_segments=1');
+  });
+
+  it('gives up, unavailable, on a merge that never ends', async () => {
+    engine = open();
+    script = (request) =>
+      request.path.includes('/_forcemerge')
+        ? { status: 200, body: {}, delayMs: 500 }
+        : { status: 200, body: mergeTask('t-services-v1') };
+    await expect(
+      mergeBuild(engine, ['t-services-v1'], { requestMs: 100, totalMs: 200, pollMs: 20 }),
+    ).rejects.toBeInstanceOf(EngineUnavailableError);
+  });
+
+  it('fails at once on any other refusal of the merge', async () => {
+    engine = open();
+    script = () => ({ status: 400, body: { error: { type: 'illegal_argument_exception', reason: 'no' } } });
+    await expect(
+      mergeBuild(engine, ['t-services-v1'], { requestMs: 100, totalMs: 5_000, pollMs: 10 }),
+    ).rejects.toBeInstanceOf(EngineRequestError);
+    expect(seen.some((s) => s.path.startsWith('/_tasks'))).toBe(false);
   });
 });
