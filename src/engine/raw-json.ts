@@ -74,8 +74,6 @@ export function skipValue(text: string, i: number): number {
   return j > i ? j : -1;
 }
 
-type Slice = { start: number; end: number };
-
 const decodeKey = (raw: string) => (raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw);
 
 /**
@@ -198,7 +196,6 @@ export function sliceSearchHits(text: string): SlicedHits | undefined {
   let pitId: string | undefined;
   const records: string[] = [];
   const sorts: (string | undefined)[] = [];
-  let lastSort: Slice | undefined;
   const skipParsed = (at: number, use: (value: unknown) => void) => {
     const end = skipValue(text, at);
     if (end >= 0) use(JSON.parse(text.slice(at, end)));
@@ -206,20 +203,18 @@ export function sliceSearchHits(text: string): SlicedHits | undefined {
   };
   const hit = (at: number) => {
     let record = '{}';
-    lastSort = undefined;
+    let sort: string | undefined;
     const end = eachMember(text, at, (key, valueAt) => {
       if (key === 'sort') {
         const sortEnd = skipValue(text, valueAt);
-        lastSort = { start: valueAt, end: sortEnd };
+        if (sortEnd >= 0) sort = text.slice(valueAt, sortEnd);
         return sortEnd;
       }
       if (key !== '_source') return skipValue(text, valueAt);
       return sliceSourceRecord(text, valueAt, (slice) => (record = slice));
     });
     records.push(record);
-    // Set by the callback above, which narrowing does not see.
-    const sort = lastSort as Slice | undefined;
-    sorts.push(sort ? text.slice(sort.start, sort.end) : undefined);
+    sorts.push(sort);
     return end;
   };
   const end = eachMember(text, 0, (key, at) => {
@@ -233,12 +228,12 @@ export function sliceSearchHits(text: string): SlicedHits | undefined {
     });
   });
   if (end < 0) return undefined;
-  const sort = lastSort as Slice | undefined;
+  const last = sorts.at(-1);
   return {
     total,
     pitId,
     records,
     sorts,
-    lastSort: sort ? (JSON.parse(text.slice(sort.start, sort.end)) as unknown[]) : undefined,
+    lastSort: last === undefined ? undefined : (JSON.parse(last) as unknown[]),
   };
 }

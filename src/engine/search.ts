@@ -219,9 +219,8 @@ async function searchDeepPage(
 /** How long a stream's point in time lives between two batches (a dump allows for a slow client). */
 export type StreamOptions = { keepAlive?: string };
 
-type BatchReading<T> = {
-  items: T[];
-  count: number;
+type BatchReading = {
+  items: string[];
   lastSort: unknown[] | undefined;
   total?: number;
   pitId?: string;
@@ -339,14 +338,13 @@ async function getOneRecordText(engine: Engine, index: ReadIndex, id: string): P
  * Reads a search answer as record texts, sliced out of it without parsing it, each with the sort
  * values the request turns into fields. An answer the slicer does not follow is parsed instead.
  */
-function readTexts(request: SearchRequest, text: string): BatchReading<string> {
+function readTexts(request: SearchRequest, text: string): BatchReading {
   const sliced = sliceSearchHits(text);
   if (!sliced) {
     const body = JSON.parse(text) as SearchBody;
     const hits = body.hits?.hits ?? [];
     return {
       items: hits.map((hit) => withSortValues(JSON.stringify(hit._source?.record ?? {}), hit.sort, request)),
-      count: hits.length,
       lastSort: hits[hits.length - 1]?.sort,
       ...(body.hits?.total ? { total: body.hits.total.value } : {}),
       ...(body.pit_id ? { pitId: body.pit_id } : {}),
@@ -364,7 +362,6 @@ function readTexts(request: SearchRequest, text: string): BatchReading<string> {
     : sliced.records;
   return {
     items,
-    count: sliced.records.length,
     lastSort: sliced.lastSort,
     ...(sliced.total === undefined ? {} : { total: sliced.total }),
     ...(sliced.pitId === undefined ? {} : { pitId: sliced.pitId }),
@@ -377,12 +374,13 @@ function readTexts(request: SearchRequest, text: string): BatchReading<string> {
  * walked in parts side by side (partitionStream), so both engine cores work; batches are handed on
  * as they arrive. While the consumer handles one part's batch, the other parts fetch theirs: with
  * two parts, at most two batches are held. The first batch carries the total of every part, and comes even when there are no
- * matches (total 0). Stopping the iteration (`return()`) releases the point in time.
+ * matches (total 0). Stopping the iteration (`return()`) releases the point in time. Batches
+ * hold the request's `batchSize` records: what a dump writes out.
  */
-async function* walkPointInTime(
+export async function* streamRecords(
   engine: Engine,
   request: SearchRequest,
-  options: StreamOptions,
+  options: StreamOptions = {},
 ): AsyncGenerator<RecordTexts, void, undefined> {
   const { batchSize } = request;
   const keepAlive = options.keepAlive ?? PIT_KEEP_ALIVE;
@@ -392,7 +390,7 @@ async function* walkPointInTime(
     return;
   }
   const parts = partitionStream(request);
-  type Arrival = { part: number; reading: BatchReading<string> };
+  type Arrival = { part: number; reading: BatchReading };
   const fetchBatch = async (part: number, after: unknown[] | undefined): Promise<Arrival> => {
     const { query, sort } = parts[part] as SearchRequest;
     const text = await rawRequest(`stream ${request.index}`, (transport) =>
@@ -427,7 +425,7 @@ async function* walkPointInTime(
   // does not keep the batch itself while it waits for the consumer.
   const followOf = ({ part, reading }: Arrival) => ({
     part,
-    full: reading.count === batchSize,
+    full: reading.items.length === batchSize,
     after: reading.lastSort,
   });
   const askNext = (follow: ReturnType<typeof followOf>) => {
@@ -460,18 +458,6 @@ async function* walkPointInTime(
     await Promise.allSettled(pending.values());
     if (pitId) await closePit(engine, pitId);
   }
-}
-
-/**
- * Every match of a search, batch by batch (see walkPointInTime), in batches of the request's
- * `batchSize`: what a dump writes out.
- */
-export function streamRecords(
-  engine: Engine,
-  request: SearchRequest,
-  options: StreamOptions = {},
-): AsyncGenerator<RecordTexts, void, undefined> {
-  return walkPointInTime(engine, request, options);
 }
 
 /**
