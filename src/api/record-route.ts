@@ -88,7 +88,8 @@ export const noQuery = z.object({});
 
 /**
  * A record endpoint's answer: `read` gives the record's JSON text for an id, or throws
- * EngineNotFoundError (a 404), for the id in any case; `audit=last|all` adds the write API's trail to the record's metadata.
+ * EngineNotFoundError (a 404), for the id in any case; `audit=last|all` adds the write API's
+ * trail to the record's metadata.
  */
 export async function recordResponse<Schema extends z.ZodType>(
   c: AppContext,
@@ -96,10 +97,12 @@ export async function recordResponse<Schema extends z.ZodType>(
   request: { id: string; audit?: 'none' | 'last' | 'all' | undefined },
   read: (id: string) => Promise<string>,
 ): Promise<JsonAnswer<Schema>> {
-  const type = recordTypes[c.req.path.split('/')[1] ?? ''] ?? 'record';
   let text = await readAnyCase(request.id, read);
   const { audit } = request;
-  if (audit === 'last' || audit === 'all') text = await withAudit(c, text, type, request.id, audit);
+  if (audit === 'last' || audit === 'all') {
+    const type = recordTypes[c.req.path.split('/')[1] ?? ''] ?? 'record';
+    text = await withAudit(c, text, type, request.id, audit);
+  }
   return storedJson(c, schema, text);
 }
 
