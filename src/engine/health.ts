@@ -2,7 +2,7 @@ import { READ_INDICES, type ReadIndex } from '../index-mapping/read-indices.mapp
 import { readBuilds } from './control.ts';
 import { type Engine, engineCall } from './engine.ts';
 import { EngineNotFoundError } from './errors.ts';
-import { readAliasTargets, versionPattern } from './indices.ts';
+import { countEachIndex, readAliasTargets, versionPattern } from './indices.ts';
 
 export type EngineHealth = {
   status: 'green' | 'yellow' | 'red';
@@ -70,17 +70,13 @@ export async function checkServedData(engine: Engine): Promise<ServedData> {
     problems.push(`no index is served for ${missing.join(', ')}`);
   }
   if (aliased.length > 0) {
-    const { body } = await engineCall('count served documents', () =>
-      engine.client.msearch({
-        body: aliased.flatMap((kind) => [
-          { index: current[kind] },
-          { size: 0, track_total_hits: true, query: { match_all: {} } },
-        ]),
-      }),
+    const totals = await countEachIndex(
+      engine,
+      'count served documents',
+      aliased.map((kind) => current[kind] as string),
     );
-    const responses = body.responses as { hits?: { total?: { value: number } }; error?: unknown }[];
     aliased.forEach((kind, i) => {
-      const total = responses[i]?.hits?.total?.value;
+      const total = totals[i];
       if (total === undefined) problems.push(`${kind}: the engine could not count ${current[kind]}`);
       else indices[kind].served = total;
     });

@@ -121,6 +121,27 @@ export async function mergeBuild(
   }
 }
 
+/**
+ * The documents in each of these indices, counted in one request (a publish and /health both
+ * ask): undefined for an index the engine could not count (missing, or failed).
+ */
+export async function countEachIndex(
+  engine: Engine,
+  operation: string,
+  indices: readonly string[],
+): Promise<(number | undefined)[]> {
+  const { body } = await engineCall(operation, () =>
+    engine.client.msearch({
+      body: indices.flatMap((index) => [
+        { index },
+        { size: 0, track_total_hits: true, query: { match_all: {} } },
+      ]),
+    }),
+  );
+  const responses = body.responses as { hits?: { total?: { value: number } } }[];
+  return indices.map((_, i) => responses[i]?.hits?.total?.value);
+}
+
 /** Restores replicas, refresh and translog durability, and makes every document searchable. */
 export async function finishBuild(engine: Engine, build: ReadIndexBuild): Promise<void> {
   const index = Object.values(build.indices).join(',');

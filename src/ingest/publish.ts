@@ -33,7 +33,7 @@ import {
   waitForLease,
 } from '../engine/control.ts';
 import { type Engine, engineCall } from '../engine/engine.ts';
-import { readAliasTargets, versionPattern } from '../engine/indices.ts';
+import { countEachIndex, readAliasTargets, versionPattern } from '../engine/indices.ts';
 import { findDocuments, getRecords, openSnapshot, refreshRecords, type Snapshot } from '../engine/records.ts';
 import {
   DEFAULT_TOMBSTONE_RETENTION_DAYS,
@@ -439,19 +439,15 @@ async function publishServices(
 async function recordServedCounts(engine: Engine, targets: Record<ReadIndex, string>): Promise<void> {
   const version = versionPattern.exec(targets.services)?.[1];
   if (!version) return;
-  // One request counts every index (as /health does): a publish of one record makes few requests.
-  const { body } = await engineCall('count published documents', () =>
-    engine.client.msearch({
-      body: READ_INDICES.flatMap((kind) => [
-        { index: targets[kind] },
-        { size: 0, track_total_hits: true, query: { match_all: {} } },
-      ]),
-    }),
+  // One request counts every index: a publish of one record makes few requests.
+  const totals = await countEachIndex(
+    engine,
+    'count published documents',
+    READ_INDICES.map((kind) => targets[kind]),
   );
-  const responses = body.responses as { hits?: { total?: { value: number } } }[];
   const counts: Record<string, number> = {};
   READ_INDICES.forEach((kind, i) => {
-    const total = responses[i]?.hits?.total?.value;
+    const total = totals[i];
     if (total !== undefined) counts[kind] = total;
   });
   const before = (await readBuilds(engine, [version])).get(version);
