@@ -376,6 +376,15 @@ function repairValue(
   }
 }
 
+/** Records one repair of a record's field (its severity `info` unless said). */
+type NoteRepair = (
+  field: string,
+  found: unknown,
+  action: string,
+  effect: RepairEffect,
+  severity?: RepairSeverity,
+) => void;
+
 /**
  * Applies the policy to a record's direct fields, in place (the caller owns `fields`). `json`
  * says whether the record came as JSON (date and time fields are any string there) or as a tabular
@@ -390,13 +399,7 @@ export function applyLeniency(
 ): Repair[] | undefined {
   const plan = plans.get(type)!;
   let repairs: Repair[] | undefined;
-  const note = (
-    field: string,
-    found: unknown,
-    action: string,
-    effect: RepairEffect,
-    severity: RepairSeverity = 'info',
-  ) => {
+  const note: NoteRepair = (field, found, action, effect, severity = 'info') => {
     repairs ??= [];
     repairs.push({ field, found, action, effect, severity });
   };
@@ -445,17 +448,7 @@ export function applyLeniency(
  * A taxonomy term's alternate names (an extension: index-mapping/taxonomy-vocabulary.ts), kept as a
  * clean list of names; what was dropped or changed is one repair, a warning when names were lost.
  */
-function repairAlternateNames(
-  fields: Fields,
-  value: unknown,
-  note: (
-    field: string,
-    found: unknown,
-    action: string,
-    effect: RepairEffect,
-    severity?: RepairSeverity,
-  ) => void,
-) {
+function repairAlternateNames(fields: Fields, value: unknown, note: NoteRepair) {
   // Nothing given (a blank CSV cell, an empty list): absent, as blanks are everywhere.
   if ((typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0)) {
     delete fields[ALTERNATE_NAMES_FIELD];
