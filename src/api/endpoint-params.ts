@@ -17,12 +17,17 @@ const ukServiceParams = () => ({
   end_time: param.endTime().optional(),
 });
 
-/** The search, paging and filter parameters that /services and /service_at_locations share. */
-const serviceListShape = (ctx: RouteContext) => ({
+/** The search, paging and format parameters of every list. */
+const listShape = (ctx: RouteContext) => ({
   search: param.search().optional(),
   page: param.page().optional(),
   per_page: param.perPage(ctx.limits).optional(),
   format: param.format().optional(),
+});
+
+/** The search, paging and filter parameters that /services and /service_at_locations share. */
+const serviceListShape = (ctx: RouteContext) => ({
+  ...listShape(ctx),
   taxonomy_term_id: param.taxonomyTermId().optional(),
   taxonomy_id: param.taxonomyId().optional(),
   organization_id: param.organizationId().optional(),
@@ -58,10 +63,7 @@ export const serviceAtLocationsParams = (ctx: RouteContext) =>
 
 export const organizationsParams = (ctx: RouteContext) =>
   z.object({
-    search: param.search().optional(),
-    page: param.page().optional(),
-    per_page: param.perPage(ctx.limits).optional(),
-    format: param.format().optional(),
+    ...listShape(ctx),
     full_service: param.fullService().optional(),
     full: param.full('organization').optional(),
     taxonomy_term_id: param.taxonomyTermId().optional(),
@@ -71,19 +73,13 @@ export const organizationsParams = (ctx: RouteContext) =>
 
 export const taxonomiesParams = (ctx: RouteContext) =>
   z.object({
-    search: param.search().optional(),
-    page: param.page().optional(),
-    per_page: param.perPage(ctx.limits).optional(),
-    format: param.format().optional(),
+    ...listShape(ctx),
     include_deleted: param.includeDeleted(false).optional(),
   });
 
 export const taxonomyTermsParams = (ctx: RouteContext) =>
   z.object({
-    search: param.search().optional(),
-    page: param.page().optional(),
-    per_page: param.perPage(ctx.limits).optional(),
-    format: param.format().optional(),
+    ...listShape(ctx),
     taxonomy_id: param.taxonomyId().optional(),
     top_only: param.topOnly().optional(),
     parent_id: param.parentId().optional(),
