@@ -153,6 +153,19 @@ export const configSchema = z.object({
     .string()
     .default('public, max-age=0, must-revalidate')
     .describe('The Cache-Control header of `{id}` responses (they carry ETag and Last-Modified).'),
+  RECORD_CACHE_MB: z.coerce
+    .number()
+    .min(0)
+    .max(65_536)
+    .default(64)
+    .describe('Memory for records served by id, kept between lookups (0: none).'),
+  RECORD_CACHE_MAX_STALE_MS: z.coerce
+    .number()
+    .int()
+    .min(50)
+    .max(60_000)
+    .default(1000)
+    .describe('How long a change in the engine may take to reach a record served from memory.'),
   DEFAULT_PER_PAGE: z.coerce.number().int().min(1).max(1000).default(50),
   MAX_PER_PAGE: z.coerce.number().int().min(1).max(1000).default(1000),
   MAX_BODY_BYTES: z.coerce

@@ -21,10 +21,27 @@ export function tagListed(header: string, tag: string | undefined): boolean {
   return header.split(',').some((t) => bare(t) === bare(tag));
 }
 
+// Nearly every answer carries the same time (when the served data last changed): the last one
+// formatted is kept.
+let lastDate: { iso: string; http: string | undefined } | undefined;
+
 const httpDate = (iso: string): string | undefined => {
+  if (lastDate?.iso === iso) return lastDate.http;
   const ms = Date.parse(iso);
-  return Number.isNaN(ms) ? undefined : new Date(Math.floor(ms / 1000) * 1000).toUTCString();
+  const http = Number.isNaN(ms) ? undefined : new Date(Math.floor(ms / 1000) * 1000).toUTCString();
+  lastDate = { iso, http };
+  return http;
 };
+
+/** A record's own `last_modified`, if its text parses and has one. */
+function ownLastModified(text: string): string | undefined {
+  try {
+    const record = JSON.parse(text) as Record<string, unknown>;
+    return typeof record.last_modified === 'string' ? record.last_modified : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 const publishedAt = new WeakMap<
   Engine,
@@ -63,20 +80,15 @@ export function recordCaching(): MiddlewareHandler<AppEnv> {
     if (c.req.method !== 'GET' || c.res.status !== 200) return;
     const { config, engine } = c.get('deps');
     const cacheControl = () => config.CACHE_CONTROL_RECORDS;
-    const text = await c.res.clone().text();
+    // The route's own text: reading the body back (a clone) would turn the answer into a stream
+    // that the server then writes out in pieces.
+    const text = c.get('recordText') ?? (await c.res.clone().text());
     const tag = entityTag(text);
-    let lastModified: string | undefined;
-    try {
-      const record = JSON.parse(text) as Record<string, unknown>;
-      // The served data's change time, not the record's own `last_modified`: a service's document
-      // changes when its location does, which its last_modified does not say.
-      const stamp =
-        (await servedDataChangedAt(engine)) ??
-        (typeof record.last_modified === 'string' ? record.last_modified : undefined);
-      lastModified = stamp ? httpDate(stamp) : undefined;
-    } catch {
-      lastModified = undefined;
-    }
+    // The served data's change time, not the record's own `last_modified`: a service's document
+    // changes when its location does, which its last_modified does not say. The record is parsed
+    // only when the served data's time is unknown.
+    const stamp = (await servedDataChangedAt(engine)) ?? ownLastModified(text);
+    const lastModified = stamp ? httpDate(stamp) : undefined;
     const headers: Record<string, string> = { etag: tag, 'cache-control': cacheControl() };
     if (lastModified) headers['last-modified'] = lastModified;
     const ifNoneMatch = c.req.header('if-none-match');

@@ -45,8 +45,10 @@ const auditParam = z
   });
 
 /** A record as the engine holds it, answered as JSON text without being parsed again. */
-const storedJson = <Schema extends z.ZodType>(c: AppContext, schema: Schema, text: string) =>
-  asJsonAnswer(schema, c.newResponse(text, 200, { 'content-type': 'application/json' }));
+function storedJson<Schema extends z.ZodType>(c: AppContext, schema: Schema, text: string) {
+  c.set('recordText', text);
+  return asJsonAnswer(schema, c.newResponse(text, 200, { 'content-type': 'application/json' }));
+}
 
 /** The record's `metadata` with its audit trail added (newest first). */
 async function withAudit(c: AppContext, text: string, type: string, id: string, which: 'last' | 'all') {

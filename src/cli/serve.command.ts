@@ -31,6 +31,10 @@ export async function serveCommand(options: ServeOptions) {
         cooldownMs: config.ENGINE_BREAKER_COOLDOWN_MS,
         maxInFlight: config.ENGINE_MAX_IN_FLIGHT,
       },
+      recordCache: {
+        maxBytes: Math.round(config.RECORD_CACHE_MB * 1024 * 1024),
+        maxStaleMs: config.RECORD_CACHE_MAX_STALE_MS,
+      },
     },
     logger,
   );

@@ -7,6 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Engine, engineCall } from './engine.ts';
 import { EngineUnavailableError } from './errors.ts';
+import { recordsChanged } from './record-cache.ts';
 
 export type BulkFailure = { index: string; id: string; status: number; reason: string };
 
@@ -117,7 +118,10 @@ export function createBulkWriter(engine: Engine, options: BulkWriterOptions = {}
           ),
         );
         items = response.items as unknown as { [op: string]: BulkItemResult }[];
+        recordsChanged();
       } catch (error) {
+        // A request that failed may still have written some of its documents.
+        recordsChanged();
         if (error instanceof EngineUnavailableError && attempt < maxRetries) {
           stats.retries += 1;
           await sleep(backoff(attempt), undefined, { signal: options.signal });

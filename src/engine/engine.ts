@@ -25,6 +25,7 @@ import {
 } from '../resilience/circuit-breaker.ts';
 import { createSlots, type Slots } from '../resilience/slots.ts';
 import { EngineUnavailableError, translateEngineError } from './errors.ts';
+import type { RecordCacheSettings } from './record-cache.ts';
 
 export type EngineGuardSettings = {
   /** Consecutive timeouts or connection failures that open the circuit. */
@@ -60,6 +61,8 @@ export type EngineSettings = {
   guard?: EngineGuardSettings;
   /** The search vocabulary's rules for new read indices (src/engine/vocabulary.ts); unset: the shipped ones. */
   synonyms?: readonly string[] | undefined;
+  /** Keep records read by id in memory (record-cache.ts); unset: every lookup asks the engine. */
+  recordCache?: RecordCacheSettings | undefined;
 };
 
 export type AwsSigning = {

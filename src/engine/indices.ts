@@ -12,6 +12,7 @@ import { READ_INDICES, type ReadIndex, readIndexMappings } from '../index-mappin
 import { type Engine, engineCall, maintenanceRequest } from './engine.ts';
 import { EngineNotFoundError, EngineRequestError, EngineUnavailableError } from './errors.ts';
 import { indexLayout } from './layout.ts';
+import { recordsChanged } from './record-cache.ts';
 import { searchVocabulary } from './vocabulary.ts';
 
 export type ReadIndexBuild = {
@@ -257,6 +258,7 @@ export async function swapAliases(
   }
   if (actions.length > 0) {
     await engineCall('swap aliases', () => engine.client.indices.updateAliases({ body: { actions } }));
+    recordsChanged();
   }
   return current;
 }

@@ -17,6 +17,7 @@ import { partitionStream, RESULT_WINDOW, type SearchRequest } from '../index-map
 import { type Engine, engineCall } from './engine.ts';
 import { EngineNotFoundError, translateEngineError } from './errors.ts';
 import { sliceGetRecord, sliceMgetRecords, sliceSearchHits } from './raw-json.ts';
+import { cachedRecordText } from './record-cache.ts';
 
 export type JsonRecord = Record<string, unknown>;
 
@@ -294,6 +295,13 @@ export function getRecordText(engine: Engine, index: ReadIndex, id: string): Pro
     pending.push({ id, resolve, reject });
   });
 }
+
+/**
+ * A record's text for a reader (`{id}` routes): through the handle's record cache when it has one
+ * (record-cache.ts: never older than its `maxStaleMs`), else as getRecordText.
+ */
+export const readRecordText = (engine: Engine, index: ReadIndex, id: string): Promise<string> =>
+  cachedRecordText(engine, index, id, () => getRecordText(engine, index, id));
 
 async function answerGets(engine: Engine, index: ReadIndex, gets: PendingGet[]): Promise<void> {
   if (gets.length === 1) {

@@ -1,5 +1,5 @@
 /** /taxonomies and /taxonomy_terms (each with its POST twin) and their `{id}` routes. */
-import { getRecordText } from '../../engine/search.ts';
+import { readRecordText } from '../../engine/search.ts';
 import { taxonomyFullSchema, taxonomyTermFullSchema } from '../../hsds/index.ts';
 import { buildTaxonomySearch, buildTaxonomyTermSearch } from '../../index-mapping/taxonomy-search.query.ts';
 import {
@@ -104,7 +104,7 @@ export function registerTaxonomyRoutes(app: App, ctx: RouteContext) {
   cacheRecords(app, '/taxonomies/{id}');
   app.openapi(taxonomyRoute(ctx), (c) =>
     recordResponse(c, taxonomyFullSchema, { ...c.req.valid('param'), ...c.req.valid('query') }, (id) =>
-      getRecordText(c.get('deps').engine, 'taxonomies', id),
+      readRecordText(c.get('deps').engine, 'taxonomies', id),
     ),
   );
 
@@ -114,7 +114,7 @@ export function registerTaxonomyRoutes(app: App, ctx: RouteContext) {
   cacheRecords(app, '/taxonomy_terms/{id}');
   app.openapi(taxonomyTermRoute(ctx), (c) =>
     recordResponse(c, taxonomyTermFullSchema, { ...c.req.valid('param'), ...c.req.valid('query') }, (id) =>
-      getRecordText(c.get('deps').engine, 'taxonomy_terms', id),
+      readRecordText(c.get('deps').engine, 'taxonomy_terms', id),
     ),
   );
 }

@@ -1,0 +1,171 @@
+/**
+ * The record cache of `{id}` routes (src/engine/record-cache.ts) against a real engine: records
+ * read before are answered without asking the engine, a change made by another process reaches
+ * readers within RECORD_CACHE_MAX_STALE_MS (deletions included), a change made through this
+ * process at once, memory stays bounded, and an engine that cannot be reached is a 503 as before.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { newToken } from '../../src/api/auth.ts';
+import { createEngine, type Engine } from '../../src/engine/index.ts';
+import { recordCacheSize } from '../../src/engine/record-cache.ts';
+import type { ServiceFull } from '../../src/hsds/index.ts';
+import { importAndReindex } from '../../src/ingest/pipeline.ts';
+import { generateDataset } from '../../src/synthetic/generate.ts';
+import { createTestApp, dropTestIndices, testLogger, uniquePrefix } from '../support/engine.ts';
+
+const MAX_STALE_MS = 400;
+const url = inject('engineUrl');
+const prefix = uniquePrefix('record-cache');
+const cachedEngine = (maxBytes: number, at = url): Engine =>
+  createEngine(
+    {
+      url: at,
+      prefix,
+      requestTimeoutMs: 30_000,
+      shards: 1,
+      replicas: 0,
+      recordCache: { maxBytes, maxStaleMs: MAX_STALE_MS },
+    },
+    testLogger,
+  );
+const engine = cachedEngine(8 * 1024 * 1024);
+const writer = newToken('record-cache-writer', ['write']);
+const app = createTestApp(engine, { API_TOKENS: writer.entry });
+const services = JSON.parse(
+  JSON.stringify([...generateDataset({ services: 40, seed: 'record-cache' }).services()]),
+) as ServiceFull[];
+let dir: string;
+
+/** Lookups of services by id the engine is asked for through a handle from now on (get and multi-get). */
+function countLookups(of: Engine): () => number {
+  let lookups = 0;
+  of.client.on('response', (_error, result) => {
+    const path = (result?.meta?.request?.params as { path?: string } | undefined)?.path ?? '';
+    if (path.startsWith(`/${prefix}-services/_doc/`) || path.startsWith(`/${prefix}-services/_mget`))
+      lookups += 1;
+  });
+  return () => lookups;
+}
+
+const nameAt = async (id: string) => {
+  const res = await app.request(`/services/${id}`);
+  return res.status === 200 ? ((await res.json()) as { name: string }).name : res.status;
+};
+
+/** Writes the served document's record as another process would: straight to the engine. */
+async function writeElsewhere(id: string, change: Record<string, unknown> | 'delete') {
+  const res =
+    change === 'delete'
+      ? await fetch(`${url}/${prefix}-services/_doc/${id}`, { method: 'DELETE' })
+      : await fetch(`${url}/${prefix}-services/_update/${id}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ doc: { record: change } }),
+        });
+  expect(res.status).toBe(200);
+}
+
+/** How long until the API answers `expected` for the service (polling every 25 ms, at most 10 s). */
+async function msUntil(id: string, expected: string | number): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < 10_000) {
+    if ((await nameAt(id)) === expected) return Date.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`/services/${id} never answered ${expected}`);
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'hsds-record-cache-'));
+  const file = join(dir, 'feed.json');
+  await writeFile(file, JSON.stringify(services));
+  await importAndReindex(engine, file, { reportFile: join(dir, 'report.json') });
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+  await dropTestIndices(engine);
+});
+
+describe('records served by id from memory', () => {
+  it('answers a record read before without asking the engine, with the same body', async () => {
+    const lookups = countLookups(engine);
+    const path = `/services/${services[0]!.id}`;
+    const first = await app.request(path);
+    const asked = lookups();
+    expect(asked).toBe(1);
+    const second = await app.request(path);
+    expect(second.status).toBe(200);
+    expect(await second.text()).toBe(await first.text());
+    expect(second.headers.get('etag')).toBe(first.headers.get('etag'));
+    expect(lookups()).toBe(asked);
+    expect(recordCacheSize(engine).entries).toBeGreaterThan(0);
+  });
+
+  it('serves a change made by another process within RECORD_CACHE_MAX_STALE_MS, and a deletion', async () => {
+    const [changed, deleted] = [services[1]!, services[2]!];
+    expect(await nameAt(changed.id)).toBe(changed.name);
+    expect(await nameAt(deleted.id)).toBe(deleted.name);
+
+    const stored = (await (await app.request(`/services/${changed.id}`)).json()) as Record<string, unknown>;
+    await writeElsewhere(changed.id, { ...stored, name: 'Renamed Elsewhere' });
+    // The bound, plus the time of a check and a request on a busy machine.
+    expect(await msUntil(changed.id, 'Renamed Elsewhere')).toBeLessThan(MAX_STALE_MS + 2000);
+
+    await writeElsewhere(deleted.id, 'delete');
+    expect(await msUntil(deleted.id, 404)).toBeLessThan(MAX_STALE_MS + 2000);
+  });
+
+  it('serves a change made through this server at once', async () => {
+    const service = services[3]!;
+    const path = `/services/${service.id}`;
+    const before = (await (await app.request(path)).json()) as Record<string, unknown>;
+    const res = await app.request(path, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${writer.token}` },
+      body: JSON.stringify({ ...before, name: 'Renamed Here' }),
+    });
+    expect(res.status).toBe(200);
+    expect(await nameAt(service.id)).toBe('Renamed Here');
+
+    const gone = await app.request(path, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${writer.token}` },
+    });
+    expect(gone.status).toBe(204);
+    expect(await nameAt(service.id)).toBe(404);
+  });
+
+  it('holds no more than its bytes, the least recently used out first', async () => {
+    const read = services.slice(5);
+    // Room for four of the largest records (two bytes a character: the most a text can take).
+    let largest = 0;
+    for (const service of read) {
+      largest = Math.max(largest, (await (await app.request(`/services/${service.id}`)).text()).length * 2);
+    }
+    const small = cachedEngine(largest * 4);
+    const smallApp = createTestApp(small);
+    for (const service of read) expect((await smallApp.request(`/services/${service.id}`)).status).toBe(200);
+    const { entries, bytes } = recordCacheSize(small);
+    expect(bytes).toBeLessThanOrEqual(largest * 4);
+    expect(entries).toBeGreaterThanOrEqual(4);
+    expect(entries).toBeLessThan(read.length);
+    // The last read is kept, the first is out: the next read of the first asks the engine again.
+    const lookups = countLookups(small);
+    await smallApp.request(`/services/${read.at(-1)!.id}`);
+    expect(lookups()).toBe(0);
+    await smallApp.request(`/services/${read[0]!.id}`);
+    expect(lookups()).toBe(1);
+    await small.close();
+  });
+
+  it('answers 503 when the engine cannot be reached, as without a cache', async () => {
+    const gone = cachedEngine(1024 * 1024, 'http://127.0.0.1:1');
+    const res = await createTestApp(gone).request(`/services/${services[5]!.id}`);
+    expect(res.status).toBe(503);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    await gone.close();
+  });
+});
