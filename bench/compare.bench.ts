@@ -140,18 +140,61 @@ async function serviceIds(file: string): Promise<string[]> {
   return ids;
 }
 
-/** A seeded shuffle (xorshift32), so every run asks for the same ids in the same order. */
+/** A seeded shuffle, so every run asks for the same ids in the same order. */
 function shuffled<T>(items: T[], seed: number): T[] {
   const out = [...items];
-  let state = seed >>> 0 || 1;
+  const random = randomOf(seed);
   for (let i = out.length - 1; i > 0; i--) {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    const j = Math.floor(((state >>> 0) / 2 ** 32) * (i + 1));
+    const j = Math.floor(random() * (i + 1));
     [out[i], out[j]] = [out[j]!, out[i]!];
   }
   return out;
+}
+
+/**
+ * Lookups per sequence: more than a run asks for (16 clients, 8 s, thousands a second), so no
+ * request repeats because the sequence wrapped round: repeats come from the distribution alone.
+ */
+const LOOKUPS = 200_000;
+
+/** A seeded generator of numbers in [0, 1) (xorshift32). */
+function randomOf(seed: number): () => number {
+  let state = seed >>> 0 || 1;
+  return () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 2 ** 32;
+  };
+}
+
+/** `count` draws from all the items, each equally likely, with replacement. */
+function uniformDraws<T>(items: T[], count: number, seed: number): T[] {
+  const random = randomOf(seed);
+  return Array.from({ length: count }, () => items[Math.floor(random() * items.length)]!);
+}
+
+/**
+ * `count` draws from all the items with Zipf's law (s = 1): the item of rank k is asked for in
+ * proportion to 1/k, ranks in the items' order (a seeded shuffle). What a directory sees: a few
+ * services asked for very often, a long tail asked for rarely, every one possible.
+ */
+function zipfDraws<T>(items: T[], count: number, seed: number): T[] {
+  const cumulative = new Float64Array(items.length);
+  let sum = 0;
+  for (let k = 0; k < items.length; k++) cumulative[k] = sum += 1 / (k + 1);
+  const random = randomOf(seed);
+  return Array.from({ length: count }, () => {
+    const target = random() * sum;
+    let low = 0;
+    let high = items.length - 1;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (cumulative[mid]! < target) low = mid + 1;
+      else high = mid;
+    }
+    return items[low]!;
+  });
 }
 
 /** The postcode whose centroid is a point, so our API is asked for the place the baseline gets as lat/lon. */
@@ -206,8 +249,10 @@ async function buildScenarios(dataset: DatasetFile, picked: BaselineScenario[]):
     return { lat: q.get('lat')!, lon: q.get('lon')!, proximity: q.get('proximity')!, postcode };
   });
   const pc = (p: (typeof places)[number]) => encodeURIComponent(p.postcode);
-  const ids = shuffled(await serviceIds(dataset.file), 16).slice(0, 20_000);
-  const byId = ids.map((id) => `/services/${id}`);
+  const ids = shuffled(await serviceIds(dataset.file), 16);
+  const uniform = uniformDraws(ids, LOOKUPS, 17).map((id) => `/services/${id}`);
+  const zipf = zipfDraws(ids, LOOKUPS, 18).map((id) => `/services/${id}`);
+  const distinct = (paths: string[]) => new Set(paths).size.toLocaleString('en');
   return [
     {
       name: 'search, one common word',
@@ -240,11 +285,18 @@ async function buildScenarios(dataset: DatasetFile, picked: BaselineScenario[]):
       note: 'the same points, no distance limit: every covering service_at_location, nearest first',
     },
     {
-      name: '/services/{id}',
+      name: '/services/{id}, uniform',
       goal: 1,
-      ours: byId,
-      theirs: byId,
-      note: `${byId.length} ids drawn uniformly from all the services (seeded shuffle)`,
+      ours: uniform,
+      theirs: uniform,
+      note: `${uniform.length.toLocaleString('en')} draws, uniform over all ${ids.length.toLocaleString('en')} services (${distinct(uniform)} distinct)`,
+    },
+    {
+      name: '/services/{id}, Zipf',
+      goal: 1,
+      ours: zipf,
+      theirs: zipf,
+      note: `${zipf.length.toLocaleString('en')} draws, Zipf (s = 1) over all ${ids.length.toLocaleString('en')} services in a seeded order (${distinct(zipf)} distinct)`,
     },
   ].filter((s) => !values.only || values.only.split(',').some((o) => s.name.includes(o)));
 }
