@@ -40,7 +40,7 @@ export function recordsChanged(): void {
 }
 
 // A character beyond Latin-1: V8 then holds the whole string at two bytes a character.
-const WIDE = /[^\u0000-\u00ff]/;
+const WIDE = /[\u0100-\uffff]/;
 
 /** The memory a record's text takes: a byte a character, two when any is beyond Latin-1. */
 const textBytes = (text: string) => (WIDE.test(text) ? text.length * 2 : text.length);
