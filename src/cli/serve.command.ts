@@ -1,10 +1,28 @@
+import { getHeapStatistics } from 'node:v8';
 import { serve } from '@hono/node-server';
+import type { Logger } from 'pino';
 import { stopEngine } from '../../engine/local-engine.ts';
 import { createApp, createGeocoder, parseTokens } from '../api/index.ts';
 import { createEngine } from '../engine/index.ts';
 import { createRecordWrites } from '../ingest/index.ts';
 import { createReindexJobs } from './reindex-jobs.ts';
 import { openRuntime } from './runtime.ts';
+
+/**
+ * The record cache's bytes: RECORD_CACHE_MB, but never more than a quarter of the heap this
+ * process may grow to (`npx hsds` caps it at 256 MB), so a large setting cannot run it out of
+ * memory; a setting cut down is logged.
+ */
+function recordCacheBytes(megabytes: number, logger: Logger): number {
+  const wanted = Math.round(megabytes * 1024 * 1024);
+  const allowed = Math.floor(getHeapStatistics().heap_size_limit / 4);
+  if (wanted <= allowed) return wanted;
+  logger.warn(
+    { RECORD_CACHE_MB: megabytes, allowed_mb: Math.floor(allowed / 1024 / 1024) },
+    'RECORD_CACHE_MB is over a quarter of the heap limit (--max-old-space-size): the record cache keeps that quarter',
+  );
+  return allowed;
+}
 
 export type ServeOptions = {
   /** Load the demo dataset when the read indices are empty (what `npm start` does). */
@@ -32,7 +50,7 @@ export async function serveCommand(options: ServeOptions) {
         maxInFlight: config.ENGINE_MAX_IN_FLIGHT,
       },
       recordCache: {
-        maxBytes: Math.round(config.RECORD_CACHE_MB * 1024 * 1024),
+        maxBytes: recordCacheBytes(config.RECORD_CACHE_MB, logger),
         maxStaleMs: config.RECORD_CACHE_MAX_STALE_MS,
       },
     },
