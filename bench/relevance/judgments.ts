@@ -208,7 +208,7 @@ export const JUDGMENTS: readonly Judgment[] = [
   q(
     'helpline',
     'compound',
-    'stepchange age-scotland silver-line mens-advice forced-marriage samaritans prison-families eating-disorders child-protection consumer-rights:1 private-renters:1 211-helpline:1 dv-hotline:1',
+    'stepchange age-scotland silver-line mens-advice forced-marriage samaritans prison-families eating-disorders child-protection bereavement-support crisis-line consumer-rights:1 private-renters:1 211-helpline:1 dv-hotline:1',
   ),
   q('day care', 'compound', 'learning-disability funded-childcare:1 childminders:1'),
   q('youthclub', 'compound', 'youth-club'),
@@ -261,7 +261,7 @@ export const JUDGMENTS: readonly Judgment[] = [
   q(
     'hungry',
     'lay_need',
-    'torry-foodbank north-food-bank eastside-pantry soup-kitchen community-larder:1 community-fridge:1',
+    'torry-foodbank north-food-bank eastside-pantry soup-kitchen community-larder:1 community-fridge:1 mobile-pantry:1',
   ),
   q('I feel suicidal', 'lay_need', 'samaritans crisis-line'),
   q('my partner hits me', 'lay_need', 'womens-aid dv-hotline mens-advice idva:1'),
@@ -282,7 +282,7 @@ export const JUDGMENTS: readonly Judgment[] = [
   q(
     'depressed',
     'lay_need',
-    'counselling-service listening-ear counseling-center postnatal-depression:1 samaritans:1 ptsd-group:1',
+    'counselling-service listening-ear counseling-center postnatal-depression:1 samaritans:1 ptsd-group:1 crisis-line:1',
   ),
   q('someone died', 'lay_need', 'bereavement-support child-bereavement'),
   // Several words, each in a different field or all in one.
@@ -290,7 +290,7 @@ export const JUDGMENTS: readonly Judgment[] = [
   q(
     'mental health support',
     'multi_word',
-    'counselling-service listening-ear samaritans:1 counseling-center:1 trans-support:1 veterans-first:1 mens-shed:1',
+    'counselling-service listening-ear samaritans:1 counseling-center:1 trans-support:1 veterans-first:1 mens-shed:1 postnatal-depression:1 crisis-line:1 ptsd-group:1 eating-disorders:1 gambling:1',
   ),
   q(
     'debt advice',

@@ -125,24 +125,44 @@ export function synonymFilterSettings(rules: readonly string[]) {
 }
 
 /**
+ * A noun or adjective made of a verb and a particle ("drop-in", "walk-in", "top-up", "one-off")
+ * is split at the hyphen by the tokenizer, and its particle is a stop word ("in", "on") or says
+ * little, so "walk-in centre" was read as "walk ... centre": every rule pointing at walk-in centres
+ * also found "Health Walks". It is also read as one word ("walk-in" as "walkin walk in"), which the
+ * vocabulary points to (`walk in => walkin`); the words apart still match as before. Not between
+ * two hyphens, so place names such as "Stoke-on-Trent" are left alone.
+ */
+const PARTICLE_COMPOUNDS = 'hsds_particle_compounds';
+const particleCompoundsSettings = {
+  type: 'pattern_replace',
+  pattern: '(?<![\\p{L}\\p{N}-])(\\p{L}+)-(in|on|up|out|off)(?![\\p{L}\\p{N}-])',
+  replacement: '$1$2 $1 $2',
+  flags: 'CASE_INSENSITIVE',
+} as const;
+
+/**
  * The settings of a read index: the shared analyzers plus the search analyzer with the given
  * vocabulary (see above). The records store needs no search analyzer (`analysisSettings`).
  */
 export function readIndexAnalysisSettings(rules: readonly string[]) {
   const { analysis } = analysisSettings;
+  const charFilter = [PARTICLE_COMPOUNDS];
   return {
     analysis: {
       ...analysis,
+      char_filter: { [PARTICLE_COMPOUNDS]: particleCompoundsSettings },
       filter: {
         ...analysis.filter,
         [SYNONYM_FILTER]: synonymFilterSettings(rules),
         hsds_filler: { type: 'stop', stopwords: [...FILLER_WORDS, ...FILLER_STEMS] },
       },
       analyzer: {
-        ...analysis.analyzer,
+        hsds_english: { ...analysis.analyzer.hsds_english, char_filter: charFilter },
+        hsds_exact: { ...analysis.analyzer.hsds_exact, char_filter: charFilter },
         [SEARCH_ANALYZER]: {
           type: 'custom',
           tokenizer: 'standard',
+          char_filter: charFilter,
           // Stemming before the vocabulary: its rules are parsed by the filters before it, so they
           // are written in plain words and match every form ("food banks" meets "food bank").
           // Stop words after it: the parser refuses a rule with a gap where a stop word was, and

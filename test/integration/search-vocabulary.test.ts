@@ -25,6 +25,9 @@ const fixtures = {
   surgery: service('Rosemount Medical Practice', 'General practice: appointments and repeat prescriptions.'),
   counseling: service('Community Counseling Center', 'Talking therapies on a sliding scale.'),
   rent: service('Tenancy Support', 'Help with rent arrears and repairs.'),
+  walkIn: service('City Walk-in Centre', 'See a nurse without an appointment.'),
+  walks: service('Health Walks', 'Short group walks led by volunteers.'),
+  stoke: service('Stoke-on-Trent Carers', 'Breaks and advice for unpaid carers.'),
 };
 
 beforeAll(async () => {
@@ -48,6 +51,16 @@ describe('the shipped vocabulary', () => {
     expect(await searchIds("can't pay rent")).toEqual([fixtures.rent.id]);
     expect(await searchIds('I need somewhere to sleep tonight')).toEqual([fixtures.shelter.id]);
   });
+
+  it('reads a verb and particle joined by a hyphen as one word: a walk-in centre is not a walk', async () => {
+    for (const typed of ['walk-in', 'walkin', 'walk in centre'])
+      expect(await searchIds(typed), typed).toEqual([fixtures.walkIn.id]);
+    // Typed apart, "walk" is still a word of its own, found after the walk-in centre.
+    expect(await searchIds('walk in')).toEqual([fixtures.walkIn.id, fixtures.walks.id]);
+    expect((await searchIds('walks'))[0]).toBe(fixtures.walks.id);
+    // A place name keeps its words: the particle sits between two hyphens.
+    expect(await searchIds('stoke on trent')).toEqual([fixtures.stoke.id]);
+  });
 });
 
 describe("an operator's vocabulary", () => {
@@ -64,7 +77,9 @@ describe("an operator's vocabulary", () => {
     expect(await searchIds('grub')).toEqual([fixtures.foodBank.id]);
     // The shipped rules still apply, and the data is the same documents, served from clones.
     expect(await searchIds('foodbank')).toEqual([fixtures.foodBank.id]);
-    expect((await getPage(app, '/services?per_page=50', null)).total_items).toBe(5);
+    expect((await getPage(app, '/services?per_page=50', null)).total_items).toBe(
+      Object.keys(fixtures).length,
+    );
     const after = await readAliasTargets(engine);
     expect(after.current.services).not.toBe(before.current.services);
     // The version served before is kept for a rollback.
