@@ -12,7 +12,6 @@
 
 import { errors } from '@opensearch-project/opensearch';
 import type { TransportRequestOptions } from '@opensearch-project/opensearch/lib/Transport.js';
-import { NEARBY_CANDIDATES, type NearbyPlan } from '../index-mapping/geo.query.ts';
 import type { ReadIndex } from '../index-mapping/read-indices.mapping.ts';
 import { partitionStream, RESULT_WINDOW, type SearchRequest } from '../index-mapping/search.query.ts';
 import { type Engine, engineCall } from './engine.ts';
@@ -108,67 +107,11 @@ export async function searchPage(
   window: { from: number; size: number },
 ): Promise<RecordTexts> {
   if (window.from + window.size > RESULT_WINDOW) return searchDeepPage(engine, request, window);
-  if (request.nearby && !request.alsoIndices?.length) {
-    const near = await searchNearby(engine, request, request.nearby, window);
-    if (near) return near;
-  }
   const text = await rawRequest(`search ${request.index}`, (transport) =>
     engine.client.search(pageParams(engine, request, window), transport),
   );
   const reading = readTexts(request, text);
   return { total: reading.total ?? 0, texts: reading.items };
-}
-
-type CandidateBody = {
-  hits?: { total?: { value: number; relation?: string }; hits?: { _id: string; _source?: JsonRecord }[] };
-};
-
-/**
- * A page found from the documents within the distance, when they are few (NearbyPlan in
- * src/index-mapping/geo.query.ts): their count (which stops past the limit), then their coverage
- * in the request's order, tested here, then the page by id under the same query and sort.
- * Undefined when more than NEARBY_CANDIDATES lie within the distance: the plain search is cheaper.
- */
-async function searchNearby(
-  engine: Engine,
-  request: SearchRequest,
-  plan: NearbyPlan,
-  window: { from: number; size: number },
-): Promise<RecordTexts | undefined> {
-  const index = indexNames(engine, request).join(',');
-  const counted = (await runSearch(engine, `count near in ${request.index}`, {
-    index,
-    ignore_unavailable: true,
-    filter_path: ['hits.total'],
-    body: { query: plan.query, size: 0, track_total_hits: NEARBY_CANDIDATES + 1 },
-  })) as CandidateBody;
-  const near = counted.hits?.total;
-  if (!near || near.relation === 'gte' || near.value > NEARBY_CANDIDATES) return undefined;
-  if (near.value === 0) return { total: 0, texts: [] };
-  const candidates = (await runSearch(engine, `coverage near in ${request.index}`, {
-    index,
-    ignore_unavailable: true,
-    filter_path: ['hits.hits._id', 'hits.hits._source'],
-    body: {
-      query: plan.query,
-      sort: request.sort,
-      size: near.value,
-      track_total_hits: false,
-      _source: { includes: [...plan.source] },
-    },
-  })) as CandidateBody;
-  const kept = (candidates.hits?.hits ?? [])
-    .filter((hit) => plan.keeps(hit._source ?? {}))
-    .map((hit) => hit._id);
-  const ids = kept.slice(window.from, window.from + window.size);
-  if (ids.length === 0) return { total: kept.length, texts: [] };
-  const text = await rawRequest(`search ${request.index}`, (transport) =>
-    engine.client.search(
-      pageParams(engine, { ...request, query: plan.pageQuery(ids) }, { from: 0, size: ids.length }),
-      transport,
-    ),
-  );
-  return { total: kept.length, texts: readTexts(request, text).items };
 }
 
 /** Opens a point in time on an index; null when the index does not exist. */

@@ -4,7 +4,6 @@
  * for. Builders are pure: typed parameters in, a request body out (STYLE.md 10).
  */
 import { F } from './fields.ts';
-import type { NearbyPlan } from './geo.query.ts';
 import type { ReadIndex } from './read-indices.mapping.ts';
 
 /** A fragment of query DSL. Kept opaque: builders compose fragments, only the engine reads them. */
@@ -34,8 +33,6 @@ export type SearchRequest = {
    * documents must carry the sort fields and a `record`, and the query must tell them apart.
    */
   readonly alsoIndices?: readonly string[];
-  /** A point with a distance limit: the page may be found from the few documents near it (geo.query.ts). */
-  readonly nearby?: NearbyPlan;
 };
 
 /**

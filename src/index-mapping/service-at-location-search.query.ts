@@ -1,7 +1,7 @@
 /**
  * GET /service_at_locations: the service filters, plus the geography of a geocoded postcode.
  */
-import { type GeoQuery, geoFilter, nearbyPlan } from './geo.query.ts';
+import { type GeoQuery, geoFilter } from './geo.query.ts';
 import { composeQuery, type SearchRequest, STREAM_BATCH, sortOrder } from './search.query.ts';
 import { SERVICE_TEXT_FIELDS, type ServiceFilters, serviceFilters } from './service-search.query.ts';
 import { FULL_RECORD, SERVICE_AT_LOCATION_LIST_ITEM } from './sources.query.ts';
@@ -18,13 +18,9 @@ export function buildServiceAtLocationSearch(
 ): SearchRequest {
   const text = textQuery(params.search, SERVICE_TEXT_FIELDS);
   const geo = geoFilter(params.geo);
-  const filters = serviceFilters(params);
   return {
     index: 'service_at_locations',
-    query: composeQuery(text, [...filters, ...geo.filters]),
-    ...(params.geo && geo.withinDistance
-      ? { nearby: nearbyPlan(params.geo.point, composeQuery(text, [...filters, ...geo.withinDistance])) }
-      : {}),
+    query: composeQuery(text, [...serviceFilters(params), ...geo.filters]),
     sort: sortOrder({ relevance: text !== undefined, leading: geo.sort }),
     source: shape === 'full' ? FULL_RECORD : SERVICE_AT_LOCATION_LIST_ITEM,
     batchSize: STREAM_BATCH[shape],
