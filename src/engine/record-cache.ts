@@ -9,15 +9,16 @@
  *   indices' identity (name and uuid, after any alias swap) and the highest sequence number of
  *   each primary shard. Every write, delete, publish, reindex or vocabulary swap changes it, from
  *   whichever process made it; a change empties the cache. A record is served from memory only
- *   while the last such check was sent less than `maxStaleMs` ago; older, the lookup waits for a
- *   new check (one at a time, shared), so an idle cache is never trusted.
+ *   while the last such check was sent less than `maxStaleMs` ago. Checks run in the background
+ *   (one at a time, from half that age on): no lookup waits for one; while none is recent enough
+ *   (after a quiet spell), lookups go to the engine, and what they read is kept.
  * - **Writes in this process** (bulk writes, alias swaps: recordsChanged) empty every cache at
  *   once, so a client of this process reads its own writes.
  * - **No stale insert.** A record fetched while the cache was emptied is not kept: it may have
  *   been read before the change.
  * - **Engine trouble.** A check that fails empties the cache and lookups go to the engine (which
- *   answers or fails as without a cache) until a check succeeds; a failed check is retried after
- *   `maxStaleMs`, not on every lookup.
+ *   answers or fails as without a cache, as fast) until a check succeeds; a failed check is
+ *   retried after `maxStaleMs`, not on every lookup.
  *
  * Entries are kept in least-recently-used order and bounded by the bytes of their text.
  */
@@ -155,8 +156,12 @@ function check(engine: Engine, state: CacheState): Promise<void> {
   return state.checking;
 }
 
-/** Whether cached records may be served now, checking the served data first when it is due. */
-async function trusted(engine: Engine, state: CacheState): Promise<boolean> {
+/**
+ * Whether cached records may be served now. A check of the served data is started when half the
+ * allowed age has passed (none within `maxStaleMs` of a failed one); lookups never wait for it:
+ * while the last check is too old they go to the engine.
+ */
+function trusted(engine: Engine, state: CacheState): boolean {
   const { maxStaleMs } = state.settings;
   if (state.writesSeen !== localWrites) {
     empty(state);
@@ -164,14 +169,9 @@ async function trusted(engine: Engine, state: CacheState): Promise<boolean> {
   }
   const now = Date.now();
   const age = now - state.checkedAt;
-  if (age < maxStaleMs) {
-    // Half-way to stale: check in the background, so busy readers never wait for it.
-    if (age >= maxStaleMs / 2 && !state.checking) void check(engine, state);
-    return true;
-  }
-  if (now - state.failedAt < maxStaleMs && !state.checking) return false;
-  await check(engine, state);
-  return state.writesSeen === localWrites && Date.now() - state.checkedAt < maxStaleMs;
+  if (age >= maxStaleMs / 2 && !state.checking && now - state.failedAt >= maxStaleMs)
+    void check(engine, state);
+  return age < maxStaleMs;
 }
 
 function keep(state: CacheState, key: string, text: string): void {
@@ -202,9 +202,9 @@ export async function cachedRecordText(
   read: () => Promise<string>,
 ): Promise<string> {
   const state = cacheOf(engine);
-  if (!state || !(await trusted(engine, state))) return read();
+  if (!state) return read();
   const key = `${index}\u0000${id}`;
-  const hit = state.entries.get(key);
+  const hit = trusted(engine, state) ? state.entries.get(key) : undefined;
   if (hit !== undefined) {
     // Most recently used last.
     state.entries.delete(key);

@@ -17,9 +17,21 @@ export function uniquePrefix(tag: string): string {
   return `t-${tag.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${randomBytes(3).toString('hex')}`;
 }
 
+/**
+ * A handle on the test engine under a prefix of its own, with the record cache the API server
+ * runs with (record-cache.ts), so every test reading records by id also checks that a change
+ * reaches readers.
+ */
 export function createTestEngine(tag: string, url: string = inject('engineUrl')): Engine {
   return createEngine(
-    { url, prefix: uniquePrefix(tag), requestTimeoutMs: 30_000, shards: 1, replicas: 0 },
+    {
+      url,
+      prefix: uniquePrefix(tag),
+      requestTimeoutMs: 30_000,
+      shards: 1,
+      replicas: 0,
+      recordCache: { maxBytes: 64 * 1024 * 1024, maxStaleMs: 1000 },
+    },
     testLogger,
   );
 }
