@@ -14,7 +14,7 @@ import { registerExplore } from './explore.ts';
 import { GEOCODE_HEADER_NAMES } from './geo-params.ts';
 import { allowedMethods } from './methods.ts';
 import { registerOpenApi } from './openapi.ts';
-import { ApiProblem, type ParameterError, problemResponse } from './problem.ts';
+import { ApiProblem, type ParameterError, problemAnswer } from './problem.ts';
 import { boundedBody } from './request-body.ts';
 import { routeContext } from './route-context.ts';
 import { registerAdminRoutes } from './routes/admin.routes.ts';
@@ -47,7 +47,7 @@ export function createRouter(): App {
         reason: issue.message,
       }));
       const detail = errors.map((e) => `${e.parameter}: ${e.reason}`).join('; ');
-      return problemResponse(new ApiProblem(400, detail, { errors }), new URL(c.req.url).pathname);
+      return problemAnswer(c, new ApiProblem(400, detail, { errors }), new URL(c.req.url).pathname);
     },
   });
 }
@@ -142,13 +142,14 @@ export function createApp(deps: AppDeps): App {
     // A path the API serves, asked with another method, is a 405 that says which methods it takes.
     const allowed = allowedMethods(app, c.req.path);
     if (allowed.length > 0) {
-      return problemResponse(
+      return problemAnswer(
+        c,
         new ApiProblem(405, `${c.req.path} does not take ${c.req.method}; it takes ${allowed.join(', ')}`),
         c.req.path,
         { allow: allowed.join(', ') },
       );
     }
-    return problemResponse(new ApiProblem(404, `no route ${c.req.method} ${c.req.path}`), c.req.path);
+    return problemAnswer(c, new ApiProblem(404, `no route ${c.req.method} ${c.req.path}`), c.req.path);
   });
 
   app.onError((error, c) => {
@@ -156,7 +157,7 @@ export function createApp(deps: AppDeps): App {
     if (error instanceof ApiProblem) {
       // A 503 (or 429) is temporary by definition: tell clients when to try again.
       const retryAfter = error.retryAfterSeconds ?? (error.status === 503 ? 5 : undefined);
-      return problemResponse(error, path, {
+      return problemAnswer(c, error, path, {
         ...error.headers,
         ...(retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) }),
       });
@@ -165,7 +166,8 @@ export function createApp(deps: AppDeps): App {
       // A call the gateway refused without sending (circuit open, too many in flight) is logged
       // once, by the breaker, not once a request.
       if (!error.shed) logger.error({ err: error.message, path }, 'search engine unavailable');
-      return problemResponse(
+      return problemAnswer(
+        c,
         new ApiProblem(503, 'the search engine is unavailable; try again shortly', {
           type: 'engine-unavailable',
         }),
@@ -173,7 +175,7 @@ export function createApp(deps: AppDeps): App {
         { 'retry-after': String(error.shed?.retryAfterSeconds ?? 5) },
       );
     }
-    if (error instanceof EngineNotFoundError) return problemResponse(new ApiProblem(404, 'not found'), path);
+    if (error instanceof EngineNotFoundError) return problemAnswer(c, new ApiProblem(404, 'not found'), path);
     if (error instanceof HTTPException && error.status < 500) {
       // Hono's own refusals: a JSON body that does not parse (400), a body of a media type the
       // route does not take (415, from @hono/zod-openapi).
@@ -182,13 +184,14 @@ export function createApp(deps: AppDeps): App {
         status === 415
           ? `Content-Type ${c.req.header('content-type') ?? '(none)'} is not accepted: send application/json, application/x-www-form-urlencoded or multipart/form-data`
           : error.message || 'malformed request';
-      return problemResponse(
+      return problemAnswer(
+        c,
         new ApiProblem(status, reason, { errors: [{ parameter: '(body)', in: 'body', reason }] }),
         path,
       );
     }
     logger.error({ err: error, path }, 'unhandled error');
-    return problemResponse(new ApiProblem(500, 'an unexpected error occurred; it has been logged'), path);
+    return problemAnswer(c, new ApiProblem(500, 'an unexpected error occurred; it has been logged'), path);
   });
 
   return app;

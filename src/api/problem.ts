@@ -4,6 +4,8 @@
  * errors are mapped in app.ts. `errorResponses` documents them in every route of the OpenAPI document.
  */
 import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -117,6 +119,22 @@ export function problemResponse(
   return new Response(JSON.stringify(toProblem(problem, instance)), {
     status: problem.status,
     headers: { 'content-type': PROBLEM_CONTENT_TYPE, ...headers },
+  });
+}
+
+/**
+ * problemResponse made through the request's context, so headers set on it before the answer
+ * existed (`c.header()`: a rate limit's, a geocoded postcode's) are kept.
+ */
+export function problemAnswer(
+  c: Context,
+  problem: ApiProblem,
+  instance?: string,
+  headers: Record<string, string> = {},
+): Response {
+  return c.newResponse(JSON.stringify(toProblem(problem, instance)), problem.status as ContentfulStatusCode, {
+    'content-type': PROBLEM_CONTENT_TYPE,
+    ...headers,
   });
 }
 

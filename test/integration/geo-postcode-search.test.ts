@@ -206,6 +206,10 @@ describe('postcode search through postcodes.io', () => {
     }
     const lines = await getNdjson(app, '/service_at_locations?postcode=AB101AB&proximity=2000&format=ndjson');
     expect(ids(lines)).toEqual([1, 3].map(salId));
+    // A dump says which centroid it used, as a page does.
+    const dump = await app.request('/service_at_locations?postcode=AB101AB&proximity=2000&format=ndjson');
+    expect(dump.headers.get('postcode-matched')).toBe('AB10 1AB');
+    await dump.body?.cancel();
     expect(lines[0]!.distance).toBeCloseTo(300, 0);
     expect(fake.requests).toBe(0);
   });

@@ -107,6 +107,9 @@ describe('who may write', () => {
     }
     expect(statuses).toEqual([400, 400, 429]);
     expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The limit's own headers (IETF draft 7) on the refusal, as on the answers before it.
+    expect(last!.headers.get('ratelimit-policy')).toBe('2;w=60');
+    expect(last!.headers.get('ratelimit')).toMatch(/limit=2, remaining=0, reset=\d+/);
     // Another token has its own allowance.
     const own = await limited.request(`/services/${services[1]!.id}`, {
       method: 'PUT',

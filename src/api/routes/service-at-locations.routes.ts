@@ -54,8 +54,10 @@ async function listServiceAtLocations(ctx: RouteContext, c: AppContext, p: Servi
   const extend = searchExtensions(c, request, p, (search) =>
     buildServiceAtLocationSearch({ ...filters, search }, shape),
   );
-  if (geo) for (const [name, value] of Object.entries(geocodeHeaders(geo))) c.header(name, value);
-  return listResponse(c, serviceAtLocationPageSchema, request, paging, { extend });
+  const res = await listResponse(c, serviceAtLocationPageSchema, request, paging, { extend });
+  // On the answer itself: a dump's stream is a Response of its own, which c.header() would miss.
+  if (geo) for (const [name, value] of Object.entries(geocodeHeaders(geo))) res.headers.set(name, value);
+  return res;
 }
 
 export function registerServiceAtLocationRoutes(app: App, ctx: RouteContext) {

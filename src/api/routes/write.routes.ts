@@ -24,13 +24,7 @@ import {
 } from '../../hsds/index.ts';
 import { requireScope } from '../auth.ts';
 import { tagListed } from '../http-cache.ts';
-import {
-  ApiProblem,
-  errorResponses,
-  type ParameterError,
-  problemResponse,
-  problemSchema,
-} from '../problem.ts';
+import { ApiProblem, errorResponses, type ParameterError, problemAnswer, problemSchema } from '../problem.ts';
 import type { WritableType, WriteIssue, WriteOutcome, WriteRequest } from '../record-writes.ts';
 import type { ApiToken, App, AppContext, AppEnv } from '../types.ts';
 
@@ -202,7 +196,8 @@ export function registerWriteRoutes(app: App, tokens: readonly ApiToken[]) {
         skip: (c) => c.req.method !== 'PUT' && c.req.method !== 'DELETE',
         keyGenerator: (c) => c.get('token')?.name ?? 'anonymous',
         handler: (c) =>
-          problemResponse(
+          problemAnswer(
+            c,
             new ApiProblem(
               429,
               `the token ${c.get('token')?.name} made more than ${c.get('deps').config.WRITE_RATE_LIMIT} writes this minute`,
