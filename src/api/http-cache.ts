@@ -4,11 +4,10 @@
  * If-Match against the same ETag (entityTag) of the record as served.
  */
 import { createHash } from 'node:crypto';
-import type { MiddlewareHandler } from 'hono';
 import { readBuilds } from '../engine/control.ts';
 import type { Engine } from '../engine/engine.ts';
 import { readAliasTargets, versionPattern } from '../engine/indices.ts';
-import type { AppEnv } from './types.ts';
+import type { AppContext } from './types.ts';
 
 /** The ETag of a representation: a digest of its exact text. */
 export const entityTag = (text: string) => `"${createHash('sha1').update(text).digest('base64url')}"`;
@@ -70,40 +69,32 @@ export function servedDataChangedAt(engine: Engine): Promise<string | undefined>
 }
 
 /**
- * ETag, Last-Modified and Cache-Control (CACHE_CONTROL_RECORDS) on a 200 JSON answer of a `{id}`
- * route; 304 when the client's copy is current. Last-Modified is when the served data last
- * changed (ETag is the precise validator).
+ * A `{id}` route's answer of a record's JSON text, with ETag, Last-Modified and Cache-Control
+ * (CACHE_CONTROL_RECORDS); to a GET, 304 when the client's copy is current. Last-Modified is when
+ * the served data last changed (ETag is the precise validator).
  */
-export function recordCaching(): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    await next();
-    if (c.req.method !== 'GET' || c.res.status !== 200) return;
-    const { config, engine } = c.get('deps');
-    const cacheControl = () => config.CACHE_CONTROL_RECORDS;
-    // The route's own text: reading the body back (a clone) would turn the answer into a stream
-    // that the server then writes out in pieces.
-    const text = c.get('recordText') ?? (await c.res.clone().text());
-    const tag = entityTag(text);
-    // The served data's change time, not the record's own `last_modified`: a service's document
-    // changes when its location does, which its last_modified does not say. The record is parsed
-    // only when the served data's time is unknown.
-    const stamp = (await servedDataChangedAt(engine)) ?? ownLastModified(text);
-    const lastModified = stamp ? httpDate(stamp) : undefined;
-    const headers: Record<string, string> = { etag: tag, 'cache-control': cacheControl() };
-    if (lastModified) headers['last-modified'] = lastModified;
-    const ifNoneMatch = c.req.header('if-none-match');
-    const ifModifiedSince = c.req.header('if-modified-since');
-    const notModified =
-      ifNoneMatch !== undefined
-        ? tagListed(ifNoneMatch, tag)
-        : ifModifiedSince !== undefined &&
-          lastModified !== undefined &&
-          !Number.isNaN(Date.parse(ifModifiedSince)) &&
-          Date.parse(lastModified) <= Date.parse(ifModifiedSince);
-    if (notModified) {
-      c.res = new Response(null, { status: 304, headers });
-      return;
-    }
-    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
-  };
+export async function recordAnswer(c: AppContext, text: string): Promise<Response> {
+  const answer = c.newResponse(text, 200, { 'content-type': 'application/json' });
+  if (c.req.method !== 'GET') return answer;
+  const { config, engine } = c.get('deps');
+  const tag = entityTag(text);
+  // The served data's change time, not the record's own `last_modified`: a service's document
+  // changes when its location does, which its last_modified does not say. The record is parsed
+  // only when the served data's time is unknown.
+  const stamp = (await servedDataChangedAt(engine)) ?? ownLastModified(text);
+  const lastModified = stamp ? httpDate(stamp) : undefined;
+  const headers: Record<string, string> = { etag: tag, 'cache-control': config.CACHE_CONTROL_RECORDS };
+  if (lastModified) headers['last-modified'] = lastModified;
+  const ifNoneMatch = c.req.header('if-none-match');
+  const ifModifiedSince = c.req.header('if-modified-since');
+  const notModified =
+    ifNoneMatch !== undefined
+      ? tagListed(ifNoneMatch, tag)
+      : ifModifiedSince !== undefined &&
+        lastModified !== undefined &&
+        !Number.isNaN(Date.parse(ifModifiedSince)) &&
+        Date.parse(lastModified) <= Date.parse(ifModifiedSince);
+  if (notModified) return c.newResponse(null, 304, headers);
+  for (const [name, value] of Object.entries(headers)) answer.headers.set(name, value);
+  return answer;
 }

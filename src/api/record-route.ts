@@ -5,12 +5,12 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { readAudit } from '../engine/audit.ts';
 import { EngineNotFoundError } from '../engine/index.ts';
 import { caseVariants } from '../index-mapping/ids.ts';
-import { recordCaching } from './http-cache.ts';
+import { recordAnswer } from './http-cache.ts';
 import { asJsonAnswer, type JsonAnswer } from './json-answer.ts';
 import { idParam } from './list-params.ts';
 import { errorResponses, notFoundResponse } from './problem.ts';
 import { type RouteContext, requirementTag } from './route-context.ts';
-import type { App, AppContext } from './types.ts';
+import type { AppContext } from './types.ts';
 
 export type RecordEndpoint<Schema extends z.ZodType, Query extends z.ZodObject> = {
   path: `${string}/{id}`;
@@ -43,12 +43,6 @@ const auditParam = z
       "An extension: the write API's audit trail of this record, as HSDS `metadata` records added to its `metadata` (who changed which field, from what, to what, when). `none` (default): the record as published; `last`: the changes of the last write; `all`: every change, newest first.",
     example: 'last',
   });
-
-/** A record as the engine holds it, answered as JSON text without being parsed again. */
-function storedJson<Schema extends z.ZodType>(c: AppContext, schema: Schema, text: string) {
-  c.set('recordText', text);
-  return asJsonAnswer(schema, c.newResponse(text, 200, { 'content-type': 'application/json' }));
-}
 
 /** The record's `metadata` with its audit trail added (newest first). */
 async function withAudit(c: AppContext, text: string, type: string, id: string, which: 'last' | 'all') {
@@ -105,12 +99,9 @@ export async function recordResponse<Schema extends z.ZodType>(
     const type = recordTypes[c.req.path.split('/')[1] ?? ''] ?? 'record';
     text = await withAudit(c, text, type, request.id, audit);
   }
-  return storedJson(c, schema, text);
+  // The record as the engine holds it, as JSON text not parsed again, with its validators.
+  return asJsonAnswer(schema, await recordAnswer(c, text));
 }
-
-/** Conditional requests and validators on a record endpoint's answers (http-cache.ts). */
-export const cacheRecords = (app: App, path: `${string}/{id}`) =>
-  app.use(path.replace('{id}', ':id'), recordCaching());
 
 /** The record of an id as given or, on a miss only, in another case (see caseVariants). */
 async function readAnyCase(asGiven: string, read: (id: string) => Promise<string>): Promise<string> {

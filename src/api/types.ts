@@ -43,11 +43,6 @@ export type AppEnv = {
     dumps: Dumps;
     /** The caller's token, on the routes that require one (auth.ts `requireScope`). */
     token?: ApiToken;
-    /**
-     * The JSON text of a `{id}` answer, set by the route (record-route.ts), so its validators are
-     * computed without reading the response body back (http-cache.ts).
-     */
-    recordText?: string;
   };
 };
 

@@ -6,7 +6,7 @@ import { buildOrganizationSearch } from '../../index-mapping/organization-search
 import { type OrganizationsParams, organizationsParams } from '../endpoint-params.ts';
 import { param, resolvePaging, withDeleted } from '../list-params.ts';
 import { listResponse, listRoutes, postedParams } from '../list-route.ts';
-import { cacheRecords, recordResponse, recordRoute } from '../record-route.ts';
+import { recordResponse, recordRoute } from '../record-route.ts';
 import { organizationItemSchema, organizationPageSchema } from '../response-schemas.ts';
 import type { RouteContext } from '../route-context.ts';
 import type { App, AppContext } from '../types.ts';
@@ -62,7 +62,6 @@ export function registerOrganizationRoutes(app: App, ctx: RouteContext) {
   app.openapi(list.get, (c) => listOrganizations(ctx, c, c.req.valid('query')));
   app.openapi(list.post, (c) => listOrganizations(ctx, c, postedParams(c)));
 
-  cacheRecords(app, '/organizations/{id}');
   app.openapi(organizationRoute(ctx), (c) => {
     const query = c.req.valid('query');
     return recordResponse(c, organizationFullSchema, { ...c.req.valid('param'), ...query }, async (id) =>

@@ -10,7 +10,7 @@ import {
 import { geocodeHeaders, resolveGeoQuery } from '../geo-params.ts';
 import { requirePostcodeForProximity, resolvePaging } from '../list-params.ts';
 import { listResponse, listRoutes, postedParams } from '../list-route.ts';
-import { cacheRecords, noQuery, recordResponse, recordRoute } from '../record-route.ts';
+import { noQuery, recordResponse, recordRoute } from '../record-route.ts';
 import { serviceAtLocationItemSchema, serviceAtLocationPageSchema } from '../response-schemas.ts';
 import type { RouteContext } from '../route-context.ts';
 import { searchExtensions } from '../search-extensions.ts';
@@ -65,7 +65,6 @@ export function registerServiceAtLocationRoutes(app: App, ctx: RouteContext) {
   app.openapi(list.get, (c) => listServiceAtLocations(ctx, c, c.req.valid('query')));
   app.openapi(list.post, (c) => listServiceAtLocations(ctx, c, postedParams(c)));
 
-  cacheRecords(app, '/service_at_locations/{id}');
   app.openapi(serviceAtLocationRoute(ctx), (c) =>
     recordResponse(
       c,

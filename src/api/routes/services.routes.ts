@@ -12,7 +12,7 @@ import { asJsonAnswer } from '../json-answer.ts';
 import { resolvePaging, withDeleted } from '../list-params.ts';
 import { listResponse, listRoutes, postedParams } from '../list-route.ts';
 import { ndjsonResponse, wholePageResponse } from '../ndjson.ts';
-import { cacheRecords, noQuery, recordResponse, recordRoute } from '../record-route.ts';
+import { noQuery, recordResponse, recordRoute } from '../record-route.ts';
 import { serviceItemSchema, servicePageSchema } from '../response-schemas.ts';
 import type { RouteContext } from '../route-context.ts';
 import { searchExtensions } from '../search-extensions.ts';
@@ -85,7 +85,6 @@ export function registerServiceRoutes(app: App, ctx: RouteContext) {
   app.openapi(list.get, (c) => listServices(ctx, c, c.req.valid('query')));
   app.openapi(list.post, (c) => listServices(ctx, c, postedParams(c)));
 
-  cacheRecords(app, '/services/{id}');
   app.openapi(serviceRoute(ctx), (c) =>
     recordResponse(c, serviceFullSchema, { ...c.req.valid('param'), ...c.req.valid('query') }, (id) =>
       readRecordText(c.get('deps').engine, 'services', id),

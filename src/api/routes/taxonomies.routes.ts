@@ -10,7 +10,7 @@ import {
 } from '../endpoint-params.ts';
 import { resolvePaging, withDeleted } from '../list-params.ts';
 import { listResponse, listRoutes, postedParams } from '../list-route.ts';
-import { cacheRecords, noQuery, recordResponse, recordRoute } from '../record-route.ts';
+import { noQuery, recordResponse, recordRoute } from '../record-route.ts';
 import {
   taxonomyItemSchema,
   taxonomyPageSchema,
@@ -101,7 +101,6 @@ export function registerTaxonomyRoutes(app: App, ctx: RouteContext) {
   const taxonomies = taxonomiesRoutes(ctx);
   app.openapi(taxonomies.get, (c) => listTaxonomies(ctx, c, c.req.valid('query')));
   app.openapi(taxonomies.post, (c) => listTaxonomies(ctx, c, postedParams(c)));
-  cacheRecords(app, '/taxonomies/{id}');
   app.openapi(taxonomyRoute(ctx), (c) =>
     recordResponse(c, taxonomyFullSchema, { ...c.req.valid('param'), ...c.req.valid('query') }, (id) =>
       readRecordText(c.get('deps').engine, 'taxonomies', id),
@@ -111,7 +110,6 @@ export function registerTaxonomyRoutes(app: App, ctx: RouteContext) {
   const terms = taxonomyTermsRoutes(ctx);
   app.openapi(terms.get, (c) => listTaxonomyTerms(ctx, c, c.req.valid('query')));
   app.openapi(terms.post, (c) => listTaxonomyTerms(ctx, c, postedParams(c)));
-  cacheRecords(app, '/taxonomy_terms/{id}');
   app.openapi(taxonomyTermRoute(ctx), (c) =>
     recordResponse(c, taxonomyTermFullSchema, { ...c.req.valid('param'), ...c.req.valid('query') }, (id) =>
       readRecordText(c.get('deps').engine, 'taxonomy_terms', id),
