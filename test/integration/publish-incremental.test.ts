@@ -4,9 +4,7 @@
  * appear in the change feed, a change published while a full reindex runs survives its swap, and a
  * second directory that harvests the first with `--since` ends identical to it.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,23 +15,21 @@ import { generateDataset } from '../../src/synthetic/generate.ts';
 import { getJson, getNdjson, getPage, type JsonObject } from '../support/api-requests.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
 import { type FakePostcodesIo, startFakePostcodesIo } from '../support/fake-postcodes-io.ts';
+import { createFeeds, type Feeds } from '../support/feeds.ts';
 import { assertHsds } from '../support/hsds-validator.ts';
 
 const engine = createTestEngine('publish');
 const mirror = createTestEngine('publish-mirror');
 let fake: FakePostcodesIo;
 let app: ReturnType<typeof createTestApp>;
-let dir: string;
+let feeds: Feeds;
 const dataset = generateDataset({ services: 60, seed: 'publish' });
 // Plain JSON, edited by the tests as a publisher would edit its feed.
 const services = JSON.parse(JSON.stringify([...dataset.services()])) as ServiceFull[];
 const now = () => new Date().toISOString();
 
-async function importFile(name: string, content: unknown, options: PipelineOptions = {}) {
-  const file = join(dir, name);
-  await writeFile(file, JSON.stringify(content));
-  return importAndReindex(engine, file, { reportFile: join(dir, `${name}.report.json`), ...options });
-}
+const importFile = (name: string, content: unknown, options: PipelineOptions = {}) =>
+  feeds.importFile(name, content, options);
 
 const served = async (url: string) => (await getJson(app, url)).body;
 const ndjsonIds = async (url: string) => (await getNdjson(app, url)).map((line) => line.id as string);
@@ -45,7 +41,7 @@ const nearAb101ab = async () =>
 beforeAll(async () => {
   fake = await startFakePostcodesIo();
   app = createTestApp(engine, { GEOCODERS: 'postcodes-io', POSTCODES_IO_URL: fake.url });
-  dir = await mkdtemp(join(tmpdir(), 'hsds-publish-'));
+  feeds = await createFeeds(engine, 'publish');
   const first = await importFile('directory.json', services);
   // A first load is published by a full build.
   expect(first.reindex?.counts.services).toBe(60);
@@ -53,7 +49,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await fake?.close();
-  await rm(dir, { recursive: true, force: true });
+  await feeds.remove();
   await dropTestIndices(engine);
   await dropTestIndices(mirror);
 });
@@ -319,7 +315,7 @@ describe('a second directory that harvests the first with --since', () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       const mirrorApp = createTestApp(mirror);
-      const report = join(dir, 'mirror.report.json');
+      const report = join(feeds.dir, 'mirror.report.json');
       const first = await importAndReindex(mirror, url, { reportFile: report });
       expect(first.reindex).toBeDefined();
       const since = now();

@@ -4,17 +4,14 @@
  * readers within RECORD_CACHE_MAX_STALE_MS (deletions included), a change made through this
  * process at once, memory stays bounded, and an engine that cannot be reached is a 503 as before.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { newToken } from '../../src/api/auth.ts';
 import { createEngine, type Engine } from '../../src/engine/index.ts';
 import { recordCacheSize } from '../../src/engine/record-cache.ts';
 import type { ServiceFull } from '../../src/hsds/index.ts';
-import { importAndReindex } from '../../src/ingest/pipeline.ts';
 import { generateDataset } from '../../src/synthetic/generate.ts';
 import { createTestApp, dropTestIndices, testLogger, uniquePrefix } from '../support/engine.ts';
+import { createFeeds, type Feeds } from '../support/feeds.ts';
 
 const MAX_STALE_MS = 400;
 const url = inject('engineUrl');
@@ -37,7 +34,7 @@ const app = createTestApp(engine, { API_TOKENS: writer.entry });
 const services = JSON.parse(
   JSON.stringify([...generateDataset({ services: 40, seed: 'record-cache' }).services()]),
 ) as ServiceFull[];
-let dir: string;
+let feeds: Feeds;
 
 /** Lookups of services by id the engine is asked for through a handle from now on (get and multi-get). */
 function countLookups(of: Engine): () => number {
@@ -95,13 +92,11 @@ async function msUntil(id: string, expected: string | number): Promise<number> {
 }
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'hsds-record-cache-'));
-  const file = join(dir, 'feed.json');
-  await writeFile(file, JSON.stringify(services));
-  await importAndReindex(engine, file, { reportFile: join(dir, 'report.json') });
+  feeds = await createFeeds(engine, 'record-cache');
+  await feeds.importFile('feed.json', services);
 });
 afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
+  await feeds.remove();
   await dropTestIndices(engine);
 });
 

@@ -4,34 +4,27 @@
  * reindex), keep doing so through a full reindex, stop when a later import takes them away, and
  * messy values are cleaned and reported, never a failed import nor a lost record.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAliasTargets } from '../../src/engine/indices.ts';
 import { servedVocabulary, shippedVocabulary } from '../../src/engine/vocabulary.ts';
 import type { ServiceFull, TaxonomyTermFull } from '../../src/hsds/index.ts';
 import type { ImportReport } from '../../src/ingest/import-report.ts';
-import { importAndReindex } from '../../src/ingest/pipeline.ts';
 import { reindex } from '../../src/ingest/reindex.ts';
 import { generateDataset } from '../../src/synthetic/generate.ts';
 import { getJson, getPage } from '../support/api-requests.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
+import { createFeeds, type Feeds } from '../support/feeds.ts';
 import { assertHsds } from '../support/hsds-validator.ts';
 
 const engine = createTestEngine('taxonomy-synonyms');
 const app = createTestApp(engine);
-let dir: string;
+let feeds: Feeds;
 const services = JSON.parse(
   JSON.stringify([...generateDataset({ services: 30, seed: 'taxonomy-synonyms' }).services()]),
 ) as ServiceFull[];
 
-async function importFile(name: string, content: unknown) {
-  const file = join(dir, name);
-  const reportFile = join(dir, `${name}.report.json`);
-  await writeFile(file, JSON.stringify(content));
-  return { ...(await importAndReindex(engine, file, { reportFile })), reportFile };
-}
+const importFile = (name: string, content: unknown) => feeds.importFile(name, content);
 
 /**
  * The term that the index-th most services are filed under (ties by id), as a licensee's own
@@ -63,12 +56,12 @@ const found = async (search: string) =>
     .sort();
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'hsds-taxonomy-synonyms-'));
+  feeds = await createFeeds(engine, 'taxonomy-synonyms');
   const first = await importFile('directory.json', services);
   expect(first.reindex?.counts.services).toBe(30);
 });
 afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
+  await feeds.remove();
   await dropTestIndices(engine);
 });
 

@@ -4,16 +4,13 @@
  * body that breaks the schema (400 naming each field, nothing changes); If-Match (one of two
  * writers with the same ETag gets 412); revalidation (304); the audit trail of three edits.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newToken } from '../../src/api/auth.ts';
 import type { ServiceFull } from '../../src/hsds/index.ts';
-import { importAndReindex } from '../../src/ingest/pipeline.ts';
 import { generateDataset } from '../../src/synthetic/generate.ts';
 import { expectProblem, getJson, getNdjson, getPage, type JsonObject } from '../support/api-requests.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
+import { createFeeds, type Feeds } from '../support/feeds.ts';
 import { assertHsds } from '../support/hsds-validator.ts';
 
 const engine = createTestEngine('write-api');
@@ -25,7 +22,7 @@ const config = {
   WRITE_MAX_BODY_BYTES: '20000',
 };
 let app: ReturnType<typeof createTestApp>;
-let dir: string;
+let feeds: Feeds;
 const dataset = generateDataset({ services: 12, seed: 'write-api' });
 const services = JSON.parse(JSON.stringify([...dataset.services()])) as ServiceFull[];
 
@@ -43,13 +40,11 @@ const etagOf = async (path: string) => (await app.request(path)).headers.get('et
 
 beforeAll(async () => {
   app = createTestApp(engine, config);
-  dir = await mkdtemp(join(tmpdir(), 'hsds-write-'));
-  const file = join(dir, 'feed.json');
-  await writeFile(file, JSON.stringify(services));
-  await importAndReindex(engine, file, { reportFile: join(dir, 'report.json') });
+  feeds = await createFeeds(engine, 'write');
+  await feeds.importFile('feed.json', services);
 });
 afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
+  await feeds.remove();
   await dropTestIndices(engine);
 });
 
