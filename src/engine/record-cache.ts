@@ -217,7 +217,7 @@ export async function cachedRecordText(
   return text;
 }
 
-/** Entries and bytes held (for tests and /health-style reports). */
+/** Entries and bytes held (the record cache test reads them). */
 export function recordCacheSize(engine: Engine): { entries: number; bytes: number } {
   const state = caches.get(engine);
   return { entries: state?.entries.size ?? 0, bytes: state?.bytes ?? 0 };
