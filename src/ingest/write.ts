@@ -248,13 +248,16 @@ export function putRecord(engine: Engine, request: WriteRequest, body: unknown):
   return serialised(engine, `write ${type} ${id}`, async () => {
     await refreshRecords(engine);
     const key = recordKey(type, id);
-    const exists = (await getRecords(engine, [key])).has(key);
+    // The body's records as stored now (the record itself among them): whether it exists, and
+    // the "before" of the audit, in one read.
+    const newKeys = new Set(flattened.records.map((r) => recordKey(r.type, r.id)));
+    const before = await recordsOf(engine, newKeys);
+    const exists = before.has(key);
     if (request.precondition && !(await request.precondition(exists))) throw new PreconditionFailedError();
     await requireServedParent(engine, type, record);
-    const newKeys = new Set(flattened.records.map((r) => recordKey(r.type, r.id)));
     const replaced = await replacedChildren(engine, type, id, record);
     const gone = new Set([...replaced].filter((k) => !newKeys.has(k)));
-    const before = await recordsOf(engine, [...newKeys, ...gone]);
+    for (const [goneKey, goneRecord] of await recordsOf(engine, gone)) before.set(goneKey, goneRecord);
 
     const imported = await importItems(
       engine,

@@ -209,6 +209,14 @@ describe('writes are served by every read endpoint when the answer comes', () =>
     expect(after.name).toBe('Renamed By The Council');
     expect((after.phones as JsonObject[]).map((p) => p.id)).toEqual([kept.id]);
     for (const phone of phones) expect(JSON.stringify(after)).not.toContain(phone.id as string);
+    // The audit says what the write took away and what it added, field by field.
+    const trail = (await read(`${path}?audit=last`)).metadata as JsonObject[];
+    const actions = (id: unknown) =>
+      new Set(trail.filter((m) => m.resource_id === id).map((m) => m.last_action_type));
+    expect(phones.length).toBeGreaterThan(0);
+    for (const phone of phones) expect(actions(phone.id)).toEqual(new Set(['delete']));
+    expect(actions(kept.id)).toEqual(new Set(['create']));
+    expect(actions(service.id)).toEqual(new Set(['update']));
     for (const sal of service.service_at_locations ?? []) {
       expect(((await read(`/service_at_locations/${sal.id}`)).service as JsonObject).name).toBe(
         'Renamed By The Council',
