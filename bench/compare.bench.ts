@@ -326,7 +326,7 @@ async function measure(base: string, paths: string[], seconds: number): Promise<
     requests: [{ method: 'GET', setupRequest: (r) => ({ ...r, path: paths[next++ % paths.length]! }) }],
   });
   return {
-    rps: Math.round((result.requests.total / result.duration) * 10) / 10,
+    rps: tenths(result.requests.total / result.duration),
     p50_ms: result.latency.p50,
     p99_ms: result.latency.p99,
     requests: result.requests.total,
@@ -346,6 +346,13 @@ async function totalOf(base: string, path: string): Promise<number | string> {
 
 // ---------------------------------------------------------------------------------------------
 // Our side
+
+/** Rounded to a tenth (seconds, requests a second); absent stays absent. */
+function tenths(value: number): number;
+function tenths(value: number | undefined): number | undefined;
+function tenths(value: number | undefined): number | undefined {
+  return value === undefined ? undefined : Math.round(value * 10) / 10;
+}
 
 /** CPU seconds a process has used so far (Linux /proc), or undefined where that cannot be read. */
 function processCpuSeconds(pid: number | undefined): number | undefined {
@@ -536,16 +543,14 @@ async function runDataset(engineUrl: string, name: DatasetName): Promise<Dataset
         `${name}: floor ${floor.seconds.toFixed(1)} s` +
           (floorCpu === undefined ? '' : `, engine CPU ${floorCpu.toFixed(1)} s`),
       );
-      const tenths = (seconds: number | undefined) =>
-        seconds === undefined ? undefined : Math.round(seconds * 10) / 10;
       result.ingest = {
-        ours_import_publish_s: Math.round(ours * 10) / 10,
+        ours_import_publish_s: tenths(ours),
         ours_import_s: tenths(importSeconds),
         ours_cli_cpu_s: tenths(cliCpu),
         ours_engine_cpu_s: tenths(engineCpu),
         floor_engine_cpu_s: tenths(floorCpu),
-        baseline_load_s: Math.round(theirs.seconds * 10) / 10,
-        floor_s: Math.round(floor.seconds * 10) / 10,
+        baseline_load_s: tenths(theirs.seconds),
+        floor_s: tenths(floor.seconds),
         floor_documents: floor.documents,
         services: theirs.services,
         baseline_summary: theirs.summary,
@@ -635,7 +640,7 @@ function table(result: DatasetResult): string {
       `${perS(i.ours_import_publish_s)} (${i.ours_import_publish_s} s` +
         (i.ours_import_s === undefined
           ? ')'
-          : `: import ${i.ours_import_s} + publish ${Math.round((i.ours_import_publish_s - i.ours_import_s) * 10) / 10})`),
+          : `: import ${i.ours_import_s} + publish ${tenths(i.ours_import_publish_s - i.ours_import_s)})`),
       `${perS(i.baseline_load_s)} (${i.baseline_load_s} s)`,
       `${Math.round((i.baseline_load_s / i.ours_import_publish_s) * 100) / 100}x`,
       '',
