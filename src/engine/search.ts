@@ -12,8 +12,10 @@
 
 import { errors } from '@opensearch-project/opensearch';
 import type { TransportRequestOptions } from '@opensearch-project/opensearch/lib/Transport.js';
+import { F } from '../index-mapping/fields.ts';
 import type { ReadIndex } from '../index-mapping/read-indices.mapping.ts';
 import { partitionStream, RESULT_WINDOW, type SearchRequest } from '../index-mapping/search.query.ts';
+import { STORED_LIST_ITEMS } from '../index-mapping/sources.query.ts';
 import { type Engine, engineCall } from './engine.ts';
 import { EngineNotFoundError, translateEngineError } from './errors.ts';
 import { sliceGetRecord, sliceMgetRecords, sliceSearchHits } from './raw-json.ts';
@@ -81,24 +83,58 @@ const indexNames = (engine: Engine, request: SearchRequest): string[] => [
   ...(request.alsoIndices ?? []).map((name) => engine.name(name)),
 ];
 
+/**
+ * Whether a request's records can be read from the list items the read index stores (F.listItem)
+ * rather than by filtering each record's `_source`: that filtering parses every hit's whole source
+ * and was most of the engine's work for a page of list items (measured: a page of 20 from a
+ * postcode and 5 km search ran at 230-324 a second filtered, 460-540 without).
+ */
+const readsStoredItems = (request: SearchRequest): boolean =>
+  !request.alsoIndices?.length && request.source === STORED_LIST_ITEMS[request.index];
+
 /** The search for one page within the result window, with its exact total. */
 const pageParams = (
   engine: Engine,
   request: SearchRequest,
   window: { from: number; size: number },
+  storedItems: boolean,
 ): Record<string, unknown> => ({
   index: indexNames(engine, request).join(','),
   ignore_unavailable: true,
-  filter_path: ['hits.total.value', 'hits.hits._source', ...sortPath(request)],
+  filter_path: [
+    'hits.total.value',
+    // Every hit keeps its id, so one without a stored item shows (filter_path drops empty hits).
+    ...(storedItems ? ['hits.hits._id', 'hits.hits.fields'] : ['hits.hits._source']),
+    ...sortPath(request),
+  ],
   body: {
     query: request.query,
     sort: request.sort,
     from: window.from,
     size: window.size,
     track_total_hits: true,
-    _source: sourceOf(request),
+    ...(storedItems ? { _source: false, stored_fields: [F.listItem] } : { _source: sourceOf(request) }),
   },
 });
+
+type StoredItemsBody = {
+  hits?: { total?: { value: number }; hits?: { fields?: Record<string, unknown[]>; sort?: unknown[] }[] };
+};
+
+/**
+ * A page read from stored list items; undefined when a hit has none (an index built by an earlier
+ * version, before list items were stored: the page is then read from `_source`).
+ */
+function readStoredItems(request: SearchRequest, text: string): RecordTexts | undefined {
+  const body = JSON.parse(text) as StoredItemsBody;
+  const texts: string[] = [];
+  for (const hit of body.hits?.hits ?? []) {
+    const item = hit.fields?.[F.listItem]?.[0];
+    if (typeof item !== 'string') return undefined;
+    texts.push(withSortValues(item, hit.sort, request));
+  }
+  return { total: body.hits?.total?.value ?? 0, texts };
+}
 
 /** One page of a search with its exact total. A missing index reads as empty. */
 export async function searchPage(
@@ -107,10 +143,15 @@ export async function searchPage(
   window: { from: number; size: number },
 ): Promise<RecordTexts> {
   if (window.from + window.size > RESULT_WINDOW) return searchDeepPage(engine, request, window);
-  const text = await rawRequest(`search ${request.index}`, (transport) =>
-    engine.client.search(pageParams(engine, request, window), transport),
-  );
-  const reading = readTexts(request, text);
+  const search = (storedItems: boolean) =>
+    rawRequest(`search ${request.index}`, (transport) =>
+      engine.client.search(pageParams(engine, request, window, storedItems), transport),
+    );
+  if (readsStoredItems(request)) {
+    const stored = readStoredItems(request, await search(true));
+    if (stored) return stored;
+  }
+  const reading = readTexts(request, await search(false));
   return { total: reading.total ?? 0, texts: reading.items };
 }
 

@@ -35,6 +35,8 @@ export type ServiceDocument = ServiceSearchFields & {
   /** Every id the record nests or points at (nested-ids.ts). */
   nested_ids: string[];
   record: Record<string, unknown>;
+  /** The record's list item as JSON text (F.listItem). */
+  list_item: string;
 };
 
 /**
@@ -49,6 +51,8 @@ export type ServiceAtLocationDocument = ServiceSearchFields & {
   coverage?: Polygon | MultiPolygon | Geometry;
   has_coverage: boolean;
   record: Record<string, unknown>;
+  /** The record's list item as JSON text (F.listItem). */
+  list_item: string;
 };
 
 /** `record`: the organization fully nested except `services` (service_ids lists them). */
@@ -64,6 +68,8 @@ export type OrganizationDocument = {
   nested_ids: string[];
   suggest?: SuggestField;
   record: Record<string, unknown>;
+  /** The record's list item as JSON text (F.listItem). */
+  list_item: string;
 };
 
 export type TaxonomyDocument = {

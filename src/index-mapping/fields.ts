@@ -47,4 +47,9 @@ export const F = {
   hasCoverage: 'has_coverage',
   /** Every id a document's record nests or points at (nested-ids.ts): what incremental publishing finds it by. */
   nestedIds: 'nested_ids',
+  /**
+   * The record's list item (sources.query.ts) as JSON text, stored but not indexed and left out of
+   * `_source`: a list page reads it as it is instead of the engine filtering every record's source.
+   */
+  listItem: 'list_item',
 } as const;

@@ -8,6 +8,7 @@ import type { OrganizationDocument } from './documents.ts';
 import { nestedIdsOf } from './nested-ids.ts';
 import { toSearchText } from './search-text.ts';
 import { toTermRefs } from './service.document.ts';
+import { listItemText } from './sources.query.ts';
 import { toSuggestField } from './suggest.query.ts';
 
 /** What an organization's services contribute: their ids and taxonomy links. */
@@ -49,5 +50,6 @@ export function toOrganizationDocument(
     nested_ids: nestedIdsOf(record),
     ...suggestOf(organization.name),
     record,
+    list_item: listItemText('organizations', record) as string,
   };
 }

@@ -39,9 +39,17 @@ const serviceSearchFields = {
   },
 } as const;
 
+/**
+ * The list item (F.listItem): read from stored fields by list pages, so it is neither indexed nor
+ * kept twice in `_source` (lookups and full records read `_source`, which it would only weigh down).
+ */
+const listItemField = { type: 'keyword', index: false, doc_values: false, store: true } as const;
+const listItemOutOfSource = { excludes: [F.listItem] };
+
 export const readIndexMappings = {
   services: {
     dynamic: 'strict',
+    _source: listItemOutOfSource,
     properties: {
       [F.id]: keyword,
       ...serviceSearchFields,
@@ -49,10 +57,12 @@ export const readIndexMappings = {
       [F.locationPoints]: { type: 'geo_point' },
       [F.nestedIds]: keyword,
       [F.record]: storedOnly,
+      [F.listItem]: listItemField,
     },
   },
   service_at_locations: {
     dynamic: 'strict',
+    _source: listItemOutOfSource,
     properties: {
       [F.id]: keyword,
       [F.serviceId]: keyword,
@@ -63,10 +73,12 @@ export const readIndexMappings = {
       [F.coverage]: { type: 'geo_shape' },
       [F.hasCoverage]: { type: 'boolean' },
       [F.record]: storedOnly,
+      [F.listItem]: listItemField,
     },
   },
   organizations: {
     dynamic: 'strict',
+    _source: listItemOutOfSource,
     properties: {
       [F.id]: keyword,
       [F.name]: searchableText,
@@ -79,6 +91,7 @@ export const readIndexMappings = {
       [F.lastModified]: date,
       [F.nestedIds]: keyword,
       [F.record]: storedOnly,
+      [F.listItem]: listItemField,
     },
   },
   taxonomies: {
@@ -106,4 +119,7 @@ export const readIndexMappings = {
       [F.record]: storedOnly,
     },
   },
-} as const satisfies Record<ReadIndex, { dynamic: 'strict'; properties: Record<string, unknown> }>;
+} as const satisfies Record<
+  ReadIndex,
+  { dynamic: 'strict'; _source?: { excludes: string[] }; properties: Record<string, unknown> }
+>;

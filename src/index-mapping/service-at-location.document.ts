@@ -8,6 +8,7 @@ import type { Geometry, MultiPolygon, Polygon } from 'geojson';
 import type { ServiceAreaFull, ServiceAtLocationNested, ServiceFull } from '../hsds/index.ts';
 import type { ServiceAtLocationDocument } from './documents.ts';
 import { toGeoPoint, toScheduleSlots, toServiceSearchFields } from './service.document.ts';
+import { listItemText } from './sources.query.ts';
 
 export type AreaGeometry = Polygon | MultiPolygon;
 
@@ -61,6 +62,7 @@ export function toServiceAtLocationDocument(
   const schedules = atLocation.length > 0 ? atLocation : toScheduleSlots(service.schedules);
   const locationId = sal.location_id ?? sal.location?.id;
   const point = toGeoPoint(sal.location);
+  const record = { ...sal, service: serviceRecord };
   return {
     id: sal.id,
     service_id: service.id,
@@ -69,6 +71,7 @@ export function toServiceAtLocationDocument(
     ...(point ? { location_point: point } : {}),
     ...(coverage ? { coverage } : {}),
     has_coverage: coverage !== undefined,
-    record: { ...sal, service: serviceRecord },
+    record,
+    list_item: listItemText('service_at_locations', record) as string,
   };
 }

@@ -12,9 +12,13 @@ import type {
 import type { GeoPoint, ServiceDocument } from './documents.ts';
 import { nestedIdsOf } from './nested-ids.ts';
 import { toSearchText } from './search-text.ts';
+import { listItemText } from './sources.query.ts';
 import { toSuggestField } from './suggest.query.ts';
 
-type ServiceSearchFields = Omit<ServiceDocument, 'id' | 'location_points' | 'nested_ids' | 'record'>;
+type ServiceSearchFields = Omit<
+  ServiceDocument,
+  'id' | 'location_points' | 'nested_ids' | 'record' | 'list_item'
+>;
 
 const DAY = /(MO|TU|WE|TH|FR|SA|SU)$/;
 
@@ -143,5 +147,6 @@ export function toServiceDocument(service: ServiceFull): ServiceDocument {
     location_points: [...points.values()],
     nested_ids: nestedIdsOf(service),
     record: service as Record<string, unknown>,
+    list_item: listItemText('services', service as Record<string, unknown>) as string,
   };
 }

@@ -12,6 +12,7 @@ import {
   serviceSchema,
 } from '../hsds/index.ts';
 import { F } from './fields.ts';
+import type { ReadIndex } from './read-indices.mapping.ts';
 
 const directFields = (schema: { shape: object }, prefix: string): string[] =>
   Object.keys(schema.shape).map((key) => `${prefix}.${key}`);
@@ -50,3 +51,79 @@ export const SERVICE_SUMMARY: readonly string[] = [
   `${record}.status`,
   `${record}.organization_id`,
 ];
+
+/** The list item each read index stores beside its record (F.listItem): what a list page serves. */
+export const STORED_LIST_ITEMS: Readonly<Partial<Record<ReadIndex, readonly string[]>>> = {
+  services: SERVICE_LIST_ITEM,
+  service_at_locations: SERVICE_AT_LOCATION_LIST_ITEM,
+  organizations: ORGANIZATION_LIST_ITEM,
+};
+
+type PathTree = Map<string, PathTree | true>;
+
+function pathTree(paths: readonly string[]): PathTree {
+  const root: PathTree = new Map();
+  for (const path of paths) {
+    const parts = path.split('.').slice(1); // below `record`
+    let node = root;
+    parts.forEach((part, i) => {
+      if (i === parts.length - 1) {
+        node.set(part, true);
+        return;
+      }
+      let child = node.get(part);
+      if (child === true) return;
+      if (!child) {
+        child = new Map();
+        node.set(part, child);
+      }
+      node = child;
+    });
+  }
+  return root;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The members of `value` the tree names, as the engine's `_source` includes filtering keeps them:
+ * a named member whole; below a partly named one only what is named, objects and arrays of
+ * objects that keep nothing left out. Members keep the record's order.
+ */
+function project(value: Record<string, unknown>, tree: PathTree): Record<string, unknown> | undefined {
+  let out: Record<string, unknown> | undefined;
+  for (const key of Object.keys(value)) {
+    const rule = tree.get(key);
+    if (rule === undefined) continue;
+    const member = value[key];
+    let kept: unknown;
+    if (rule === true) kept = member;
+    else if (isObject(member)) kept = project(member, rule);
+    else if (Array.isArray(member)) {
+      const items = member.flatMap((item) => {
+        const projected = isObject(item) ? project(item, rule) : undefined;
+        return projected ? [projected] : [];
+      });
+      kept = items.length > 0 ? items : undefined;
+    }
+    if (kept === undefined) continue;
+    out ??= {};
+    out[key] = kept;
+  }
+  return out;
+}
+
+const trees = new Map<readonly string[], PathTree>();
+
+/** A record's list item for `index` as JSON text (undefined: the index stores none). */
+export function listItemText(index: ReadIndex, record: Record<string, unknown>): string | undefined {
+  const paths = STORED_LIST_ITEMS[index];
+  if (!paths) return undefined;
+  let tree = trees.get(paths);
+  if (!tree) {
+    tree = pathTree(paths);
+    trees.set(paths, tree);
+  }
+  return JSON.stringify(project(record, tree) ?? {});
+}

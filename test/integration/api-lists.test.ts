@@ -5,6 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceFull } from '../../src/hsds/index.ts';
+import { F } from '../../src/index-mapping/fields.ts';
+import { STORED_LIST_ITEMS } from '../../src/index-mapping/sources.query.ts';
 import { generateDataset } from '../../src/synthetic/generate.ts';
 import {
   allPages,
@@ -403,6 +405,45 @@ describe('GET /organizations', () => {
       ...new Set(services.filter((s) => termIdsOf(s).includes(term)).map((s) => s.organization_id)),
     ];
     expect(idsOf(items)).toEqual((expected as string[]).sort());
+  });
+});
+
+describe('stored list items', () => {
+  // List pages read each record's list item as stored at indexing, not filtered from the record by
+  // the engine: both must give the same item, for every document of every index that stores one.
+  it('are the records filtered to the list item fields, as the engine filters them', async () => {
+    for (const [index, paths] of Object.entries(STORED_LIST_ITEMS)) {
+      const { body } = await engine.client.search({
+        index: engine.name(index),
+        body: {
+          size: 1000,
+          query: { match_all: {} },
+          _source: { includes: [...(paths ?? [])] },
+          stored_fields: [F.listItem],
+        },
+      });
+      type Hit = { _source: { record: unknown }; fields?: Record<string, string[]> };
+      const hits = body.hits.hits as unknown as Hit[];
+      expect(hits.length, index).toBeGreaterThanOrEqual(index === 'organizations' ? 10 : 120);
+      for (const hit of hits) {
+        const stored = hit.fields?.[F.listItem]?.[0];
+        expect(stored, index).toBeTypeOf('string');
+        expect(JSON.parse(stored as string), index).toEqual(hit._source.record);
+      }
+    }
+  });
+
+  it('are not required: a page holding a document without one (from an earlier version) is read from records', async () => {
+    const before = await getPage(app, '/service_at_locations?per_page=30', 'service_at_location_list_item');
+    const id = before.contents[3]!.id as string;
+    const index = engine.name('service_at_locations');
+    const { body } = await engine.client.get({ index, id });
+    // `_source` leaves the list item out: indexed again as it is, the document has none.
+    await engine.client.index({ index, id, body: body._source as Record<string, unknown>, refresh: true });
+    const { body: again } = await engine.client.get({ index, id, stored_fields: F.listItem });
+    expect(again.fields).toBeUndefined();
+    const after = await getPage(app, '/service_at_locations?per_page=30', 'service_at_location_list_item');
+    expect(after.contents).toEqual(before.contents);
   });
 });
 

@@ -13,6 +13,7 @@ import {
   toCoverage,
   toServiceAtLocationDocument,
 } from '../../../src/index-mapping/service-at-location.document.ts';
+import { listItemText } from '../../../src/index-mapping/sources.query.ts';
 import { toTaxonomyDocument, toTaxonomyTermDocument } from '../../../src/index-mapping/taxonomy.document.ts';
 import { geometryFromExtent } from '../../../src/ingest/read-indices.writer.ts';
 import {
@@ -89,7 +90,33 @@ describe('toServiceDocument', () => {
       location_points: [],
       nested_ids: ['f0b3c4d2-1111-4c8a-9a51-58a0a1f9b001'],
       record: { id: 'f0b3c4d2-1111-4c8a-9a51-58a0a1f9b001', name: 'Bare', status: 'active' },
+      list_item: '{"id":"f0b3c4d2-1111-4c8a-9a51-58a0a1f9b001","name":"Bare","status":"active"}',
     });
+  });
+});
+
+describe('list items', () => {
+  it('keep the list item fields in the record order: direct fields, and those of organization and program', () => {
+    const record = {
+      name: 'Food bank',
+      id: 'svc',
+      phones: [{ id: 'p1', number: '01224 000000' }],
+      organization: { name: 'Org', id: 'org', phones: [{ id: 'p2' }], x_extension: 1 },
+      program: {},
+      x_local_code: 'A1',
+      status: 'active',
+    };
+    expect(listItemText('services', record)).toBe(
+      '{"name":"Food bank","id":"svc","organization":{"name":"Org","id":"org"},"status":"active"}',
+    );
+  });
+
+  it('are stored by services, service_at_locations and organizations only', () => {
+    expect(listItemText('service_at_locations', { id: 's', service: { id: 'v', phones: [] } })).toBe(
+      '{"id":"s","service":{"id":"v"}}',
+    );
+    expect(listItemText('organizations', { id: 'o', services: [] })).toBe('{"id":"o"}');
+    expect(listItemText('taxonomies', { id: 't' })).toBeUndefined();
   });
 });
 
