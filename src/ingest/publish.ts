@@ -84,7 +84,7 @@ export type PublishReport = {
   ms: number;
 };
 
-/** The served indices predate `nested_ids` (or nothing is served): only a full reindex can publish. */
+/** The served indices predate `nested_ids` or `list_item` (or nothing is served): only a full reindex can publish. */
 export class PublishNeedsReindexError extends Error {
   override readonly name = 'PublishNeedsReindexError';
 }
@@ -98,7 +98,7 @@ const chunks = <T>(list: readonly T[], size: number): T[][] => {
 };
 let lastPruned = 0;
 
-/** The physical indices the aliases serve; throws when something is not served or predates `nested_ids`. */
+/** The physical indices the aliases serve; throws when something is not served or predates `nested_ids` or `list_item`. */
 async function liveTargets(engine: Engine): Promise<Record<ReadIndex, string>> {
   const { current } = await readAliasTargets(engine);
   const missing = READ_INDICES.filter((kind) => !current[kind]);
@@ -108,9 +108,12 @@ async function liveTargets(engine: Engine): Promise<Record<ReadIndex, string>> {
     engine.client.indices.getMapping({ index: targets.services }),
   );
   const mapping = Object.values(body as Record<string, { mappings?: { properties?: object } }>)[0];
-  if (!mapping?.mappings?.properties || !(F.nestedIds in mapping.mappings.properties)) {
+  const properties = mapping?.mappings?.properties ?? {};
+  // Documents written now carry both, which a strict mapping without them refuses.
+  const lacking = [F.nestedIds, F.listItem].filter((field) => !(field in properties));
+  if (lacking.length > 0) {
     throw new PublishNeedsReindexError(
-      'the served indices were built by an earlier version (no nested_ids): a full reindex publishes',
+      `the served indices were built by an earlier version (no ${lacking.join(', ')}): a full reindex publishes`,
     );
   }
   return targets;

@@ -8,7 +8,10 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readAliasTargets } from '../../src/engine/indices.ts';
 import type { ServiceFull } from '../../src/hsds/index.ts';
+import { F } from '../../src/index-mapping/fields.ts';
+import { readIndexMappings } from '../../src/index-mapping/read-indices.mapping.ts';
 import { deleteRecords, importAndReindex, type PipelineOptions } from '../../src/ingest/pipeline.ts';
 import { reindex } from '../../src/ingest/reindex.ts';
 import { generateDataset } from '../../src/synthetic/generate.ts';
@@ -305,6 +308,54 @@ describe('a change published while a full reindex runs', () => {
     );
     // Informative: the interesting order is the one where the publish went to the old indices.
     console.info(`publish finished ${publishedBeforeSwap ? 'before' : 'after'} the swap`);
+  });
+});
+
+describe('an import after an upgrade', () => {
+  it('publishes into indices built without stored list items by a full reindex, after which lists read them', async () => {
+    // The services index as an earlier version built it: no list_item in its mapping or documents.
+    const { current } = await readAliasTargets(engine);
+    const served = current.services as string;
+    const earlier = `${served}-earlier`;
+    const { body: settings } = await engine.client.indices.getSettings({ index: served });
+    const { [F.listItem]: _, ...properties } = readIndexMappings.services.properties;
+    await engine.client.indices.create({
+      index: earlier,
+      body: {
+        settings: {
+          analysis: (Object.values(settings)[0] as { settings: { index: { analysis: never } } }).settings
+            .index.analysis,
+        },
+        mappings: { dynamic: 'strict', properties },
+      },
+    });
+    await engine.client.reindex({
+      body: { source: { index: served }, dest: { index: earlier } },
+      refresh: true,
+    });
+    await engine.client.indices.updateAliases({
+      body: {
+        actions: [
+          { remove: { index: served, alias: engine.name('services') } },
+          { add: { index: earlier, alias: engine.name('services') } },
+        ],
+      },
+    });
+    const service = services[2]!;
+    service.name = 'Quokka Welfare Rights';
+    service.last_modified = now();
+    const result = await importFile('directory.json', services);
+    // Written to the live index, the new documents would be refused by its strict mapping.
+    expect(result.publish).toBeUndefined();
+    expect(result.reindex?.counts.services).toBeGreaterThan(50);
+    const page = await getPage(app, '/services?search=quokka', 'service_list_item');
+    expect(page.contents.map((s) => s.name)).toEqual(['Quokka Welfare Rights']);
+    const { body } = await engine.client.get({
+      index: engine.name('services'),
+      id: service.id,
+      stored_fields: F.listItem,
+    });
+    expect(JSON.parse((body.fields as Record<string, string[]>)[F.listItem]![0]!)).toEqual(page.contents[0]);
   });
 });
 
