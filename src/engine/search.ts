@@ -90,7 +90,8 @@ const indexNames = (engine: Engine, request: SearchRequest): string[] => [
  * postcode and 5 km search ran at 230-324 a second filtered, 460-540 without).
  */
 const readsStoredItems = (request: SearchRequest): boolean =>
-  !request.alsoIndices?.length && request.source === STORED_LIST_ITEMS[request.index];
+  !request.alsoIndices?.length &&
+  request.source === (STORED_LIST_ITEMS as Partial<Record<ReadIndex, readonly string[]>>)[request.index];
 
 /** The search for one page within the result window, with its exact total. */
 const pageParams = (

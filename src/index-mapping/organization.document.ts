@@ -50,6 +50,6 @@ export function toOrganizationDocument(
     nested_ids: nestedIdsOf(record),
     ...suggestOf(organization.name),
     record,
-    list_item: listItemText('organizations', record) as string,
+    list_item: listItemText('organizations', record),
   };
 }

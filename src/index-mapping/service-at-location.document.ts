@@ -72,6 +72,6 @@ export function toServiceAtLocationDocument(
     ...(coverage ? { coverage } : {}),
     has_coverage: coverage !== undefined,
     record,
-    list_item: listItemText('service_at_locations', record) as string,
+    list_item: listItemText('service_at_locations', record),
   };
 }

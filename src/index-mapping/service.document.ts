@@ -147,6 +147,6 @@ export function toServiceDocument(service: ServiceFull): ServiceDocument {
     location_points: [...points.values()],
     nested_ids: nestedIdsOf(service),
     record: service as Record<string, unknown>,
-    list_item: listItemText('services', service as Record<string, unknown>) as string,
+    list_item: listItemText('services', service as Record<string, unknown>),
   };
 }

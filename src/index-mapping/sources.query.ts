@@ -53,11 +53,14 @@ export const SERVICE_SUMMARY: readonly string[] = [
 ];
 
 /** The list item each read index stores beside its record (F.listItem): what a list page serves. */
-export const STORED_LIST_ITEMS: Readonly<Partial<Record<ReadIndex, readonly string[]>>> = {
+export const STORED_LIST_ITEMS = {
   services: SERVICE_LIST_ITEM,
   service_at_locations: SERVICE_AT_LOCATION_LIST_ITEM,
   organizations: ORGANIZATION_LIST_ITEM,
-};
+} as const satisfies Partial<Record<ReadIndex, readonly string[]>>;
+
+/** The read indices that store list items. */
+export type ListItemIndex = keyof typeof STORED_LIST_ITEMS;
 
 type PathTree = Map<string, PathTree | true>;
 
@@ -114,16 +117,12 @@ function project(value: Record<string, unknown>, tree: PathTree): Record<string,
   return out;
 }
 
-const trees = new Map<readonly string[], PathTree>();
+const LIST_ITEM_TREES: Record<ListItemIndex, PathTree> = {
+  services: pathTree(STORED_LIST_ITEMS.services),
+  service_at_locations: pathTree(STORED_LIST_ITEMS.service_at_locations),
+  organizations: pathTree(STORED_LIST_ITEMS.organizations),
+};
 
-/** A record's list item for `index` as JSON text (undefined: the index stores none). */
-export function listItemText(index: ReadIndex, record: Record<string, unknown>): string | undefined {
-  const paths = STORED_LIST_ITEMS[index];
-  if (!paths) return undefined;
-  let tree = trees.get(paths);
-  if (!tree) {
-    tree = pathTree(paths);
-    trees.set(paths, tree);
-  }
-  return JSON.stringify(project(record, tree) ?? {});
-}
+/** A record's list item for `index` as JSON text. */
+export const listItemText = (index: ListItemIndex, record: Record<string, unknown>): string =>
+  JSON.stringify(project(record, LIST_ITEM_TREES[index]) ?? {});

@@ -13,7 +13,7 @@ import {
   toCoverage,
   toServiceAtLocationDocument,
 } from '../../../src/index-mapping/service-at-location.document.ts';
-import { listItemText } from '../../../src/index-mapping/sources.query.ts';
+import { listItemText, STORED_LIST_ITEMS } from '../../../src/index-mapping/sources.query.ts';
 import { toTaxonomyDocument, toTaxonomyTermDocument } from '../../../src/index-mapping/taxonomy.document.ts';
 import { geometryFromExtent } from '../../../src/ingest/read-indices.writer.ts';
 import {
@@ -116,7 +116,7 @@ describe('list items', () => {
       '{"id":"s","service":{"id":"v"}}',
     );
     expect(listItemText('organizations', { id: 'o', services: [] })).toBe('{"id":"o"}');
-    expect(listItemText('taxonomies', { id: 't' })).toBeUndefined();
+    expect(Object.keys(STORED_LIST_ITEMS)).toEqual(['services', 'service_at_locations', 'organizations']);
   });
 });
 
