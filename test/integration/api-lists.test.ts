@@ -433,8 +433,11 @@ describe('stored list items', () => {
     }
   });
 
-  it('are not required: a page holding a document without one (from an earlier version) is read from records', async () => {
+  it('are not required: a page or stream holding a document without one (from an earlier version) is read from records', async () => {
+    const byId = (items: JsonObject[]) => [...items].sort((a, b) => (String(a.id) < String(b.id) ? -1 : 1));
     const before = await getPage(app, '/service_at_locations?per_page=30', 'service_at_location_list_item');
+    const streamBefore = byId(await getNdjson(app, '/service_at_locations?format=ndjson'));
+    expect(streamBefore.length).toBeGreaterThan(30);
     const id = before.contents[3]!.id as string;
     const index = engine.name('service_at_locations');
     const { body } = await engine.client.get({ index, id });
@@ -444,6 +447,7 @@ describe('stored list items', () => {
     expect(again.fields).toBeUndefined();
     const after = await getPage(app, '/service_at_locations?per_page=30', 'service_at_location_list_item');
     expect(after.contents).toEqual(before.contents);
+    expect(byId(await getNdjson(app, '/service_at_locations?format=ndjson'))).toEqual(streamBefore);
   });
 });
 

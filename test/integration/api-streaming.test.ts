@@ -64,6 +64,7 @@ describe('pages past the result window', () => {
         perPage,
         ids: ids(ordered.slice(from, from + perPage)),
       });
+      expect(body.contents).toEqual(ordered.slice(from, from + perPage));
       expect(body.last_page).toBe(from + perPage >= SERVICES);
     }
   });
