@@ -49,6 +49,8 @@ export type ServiceAtLocationDocument = ServiceSearchFields & {
   location_id?: string;
   location_point?: GeoPoint;
   coverage?: Polygon | MultiPolygon | Geometry;
+  /** The coverage near the location (F.coverageNear); absent when none of it is that near. */
+  coverage_near?: Geometry;
   has_coverage: boolean;
   record: Record<string, unknown>;
   /** The record's list item as JSON text (F.listItem). */

@@ -44,6 +44,16 @@ export const F = {
   locationPoint: 'location_point',
   /** Where the service is offered: the service_at_location's own areas, else the service's. */
   coverage: 'coverage',
+  /**
+   * The coverage clipped to the box around the location that NEAR_COVERAGE_METRES spans
+   * (src/geo/near-coverage.ts): what a search with that proximity or less asks.
+   */
+  coverageNear: 'coverage_near',
+  /**
+   * A constant naming the proximity the near coverage serves (NEAR_COVERAGE_METRES). Indices built
+   * before it, or for another proximity, lack it, and their searches ask the whole coverage.
+   */
+  coverageNearMetres: 'coverage_near_metres',
   hasCoverage: 'has_coverage',
   /** Every id a document's record nests or points at (nested-ids.ts): what incremental publishing finds it by. */
   nestedIds: 'nested_ids',

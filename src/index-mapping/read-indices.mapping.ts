@@ -2,6 +2,8 @@
  * Hand-written mappings of the read indices (STYLE.md 7). `dynamic: strict` makes a document
  * builder that emits an unmapped field fail loudly at index time rather than grow the mapping.
  */
+
+import { NEAR_COVERAGE_METRES } from '../geo/near-coverage.ts';
 import { completion, date, keyword, searchableText, stemmedText, storedOnly } from './analysis.ts';
 import { F } from './fields.ts';
 
@@ -62,7 +64,8 @@ export const readIndexMappings = {
   },
   service_at_locations: {
     dynamic: 'strict',
-    _source: listItemOutOfSource,
+    // The near coverage is only searched: `_source` keeps the record and the whole coverage.
+    _source: { excludes: [F.listItem, F.coverageNear] },
     properties: {
       [F.id]: keyword,
       [F.serviceId]: keyword,
@@ -71,6 +74,8 @@ export const readIndexMappings = {
       [F.locationPoint]: { type: 'geo_point' },
       // intersects with a point is containment; geo_shape keeps holes and multipolygons exact.
       [F.coverage]: { type: 'geo_shape' },
+      [F.coverageNear]: { type: 'geo_shape' },
+      [F.coverageNearMetres]: { type: 'constant_keyword', value: String(NEAR_COVERAGE_METRES) },
       [F.hasCoverage]: { type: 'boolean' },
       [F.record]: storedOnly,
       [F.listItem]: listItemField,

@@ -5,6 +5,7 @@
  * fields, the location's point and the coverage shape. Pure.
  */
 import type { Geometry, MultiPolygon, Polygon } from 'geojson';
+import { nearCoverage } from '../geo/near-coverage.ts';
 import type { ServiceAreaFull, ServiceAtLocationNested, ServiceFull } from '../hsds/index.ts';
 import type { ServiceAtLocationDocument } from './documents.ts';
 import { toGeoPoint, toScheduleSlots, toServiceSearchFields } from './service.document.ts';
@@ -62,6 +63,7 @@ export function toServiceAtLocationDocument(
   const schedules = atLocation.length > 0 ? atLocation : toScheduleSlots(service.schedules);
   const locationId = sal.location_id ?? sal.location?.id;
   const point = toGeoPoint(sal.location);
+  const near = coverage && point ? nearCoverage(coverage, point) : undefined;
   const record = { ...sal, service: serviceRecord };
   return {
     id: sal.id,
@@ -70,6 +72,7 @@ export function toServiceAtLocationDocument(
     ...toServiceSearchFields(service, { extraAttributes: sal.attributes, schedules }),
     ...(point ? { location_point: point } : {}),
     ...(coverage ? { coverage } : {}),
+    ...(near ? { coverage_near: near } : {}),
     has_coverage: coverage !== undefined,
     record,
     list_item: listItemText('service_at_locations', record),

@@ -84,7 +84,7 @@ export type PublishReport = {
   ms: number;
 };
 
-/** The served indices predate `nested_ids` or `list_item` (or nothing is served): only a full reindex can publish. */
+/** The served indices predate `nested_ids`, `list_item` or `coverage_near` (or nothing is served): only a full reindex can publish. */
 export class PublishNeedsReindexError extends Error {
   override readonly name = 'PublishNeedsReindexError';
 }
@@ -98,19 +98,22 @@ const chunks = <T>(list: readonly T[], size: number): T[][] => {
 };
 let lastPruned = 0;
 
-/** The physical indices the aliases serve; throws when something is not served or predates `nested_ids` or `list_item`. */
+/** The physical indices the aliases serve; throws when something is not served or predates `nested_ids`, `list_item` or `coverage_near`. */
 async function liveTargets(engine: Engine): Promise<Record<ReadIndex, string>> {
   const { current } = await readAliasTargets(engine);
   const missing = READ_INDICES.filter((kind) => !current[kind]);
   if (missing.length > 0) throw new PublishNeedsReindexError(`nothing is served for ${missing.join(', ')}`);
   const targets = current as Record<ReadIndex, string>;
   const { body } = await engineCall('read served mappings', () =>
-    engine.client.indices.getMapping({ index: targets.services }),
+    engine.client.indices.getMapping({ index: [targets.services, targets.service_at_locations] }),
   );
-  const mapping = Object.values(body as Record<string, { mappings?: { properties?: object } }>)[0];
-  const properties = mapping?.mappings?.properties ?? {};
-  // Documents written now carry both, which a strict mapping without them refuses.
-  const lacking = [F.nestedIds, F.listItem].filter((field) => !(field in properties));
+  const propertiesOf = (index: string): object =>
+    (body as Record<string, { mappings?: { properties?: object } }>)[index]?.mappings?.properties ?? {};
+  // Documents written now carry these, which a strict mapping without them refuses.
+  const lacking = [
+    ...[F.nestedIds, F.listItem].filter((field) => !(field in propertiesOf(targets.services))),
+    ...[F.coverageNear].filter((field) => !(field in propertiesOf(targets.service_at_locations))),
+  ];
   if (lacking.length > 0) {
     throw new PublishNeedsReindexError(
       `the served indices were built by an earlier version (no ${lacking.join(', ')}): a full reindex publishes`,

@@ -312,13 +312,15 @@ describe('a change published while a full reindex runs', () => {
 });
 
 describe('an import after an upgrade', () => {
-  it('publishes into indices built without stored list items by a full reindex, after which lists read them', async () => {
-    // The services index as an earlier version built it: no list_item in its mapping or documents.
+  /** Serves a copy of a read index as an earlier version built it: without `omit` in its mapping. */
+  async function serveEarlier(kind: 'services' | 'service_at_locations', omit: string[]): Promise<string> {
     const { current } = await readAliasTargets(engine);
-    const served = current.services as string;
+    const served = current[kind] as string;
     const earlier = `${served}-earlier`;
     const { body: settings } = await engine.client.indices.getSettings({ index: served });
-    const { [F.listItem]: _, ...properties } = readIndexMappings.services.properties;
+    const properties = Object.fromEntries(
+      Object.entries(readIndexMappings[kind].properties).filter(([field]) => !omit.includes(field)),
+    );
     await engine.client.indices.create({
       index: earlier,
       body: {
@@ -336,11 +338,16 @@ describe('an import after an upgrade', () => {
     await engine.client.indices.updateAliases({
       body: {
         actions: [
-          { remove: { index: served, alias: engine.name('services') } },
-          { add: { index: earlier, alias: engine.name('services') } },
+          { remove: { index: served, alias: engine.name(kind) } },
+          { add: { index: earlier, alias: engine.name(kind) } },
         ],
       },
     });
+    return earlier;
+  }
+
+  it('publishes into indices built without stored list items by a full reindex, after which lists read them', async () => {
+    await serveEarlier('services', [F.listItem]);
     const service = services[2]!;
     service.name = 'Quokka Welfare Rights';
     service.last_modified = now();
@@ -356,6 +363,39 @@ describe('an import after an upgrade', () => {
       stored_fields: F.listItem,
     });
     expect(JSON.parse((body.fields as Record<string, string[]>)[F.listItem]![0]!)).toEqual(page.contents[0]);
+  });
+
+  it('answers proximity searches from indices built without near coverage alike, and a full reindex adds it', async () => {
+    const urls = ['AB10 1AB', 'AB11 8BU', 'AB15 4YE', 'AB16 5ST', 'AB12 3FG'].flatMap((postcode) =>
+      [1500, 5000].map(
+        (metres) =>
+          `/service_at_locations?postcode=${encodeURIComponent(postcode)}&proximity=${metres}&per_page=50`,
+      ),
+    );
+    const answers = async () =>
+      Promise.all(
+        urls.map(async (url) =>
+          (await getPage(app, url, 'service_at_location_list_item')).contents.map((item) => item.id),
+        ),
+      );
+    const withNear = await answers();
+    // Enough of them find services with an area: the answers below ask the coverage.
+    expect(withNear.flat().length).toBeGreaterThan(20);
+
+    await serveEarlier('service_at_locations', [F.coverageNear, F.coverageNearMetres]);
+    expect(await answers()).toEqual(withNear);
+
+    services[3]!.name = 'Quokka Advice Line';
+    services[3]!.last_modified = now();
+    const result = await importFile('directory.json', services);
+    expect(result.publish).toBeUndefined();
+    expect(result.reindex?.counts.service_at_locations).toBeGreaterThan(50);
+    const { body: near } = await engine.client.count({
+      index: engine.name('service_at_locations'),
+      body: { query: { exists: { field: F.coverageNear } } },
+    });
+    expect(near.count).toBeGreaterThan(0);
+    expect(await answers()).toEqual(withNear);
   });
 });
 

@@ -120,7 +120,9 @@ describe('every field a document builder emits is mapped, with a fitting type', 
 
   it('the builders exercise every search field of services and service_at_locations', () => {
     const seen = new Set(documentsOf('service_at_locations').flatMap((d) => Object.keys(d as object)));
-    for (const field of Object.keys(readIndexMappings.service_at_locations.properties)) {
+    for (const [field, mapping] of Object.entries(readIndexMappings.service_at_locations.properties)) {
+      // A constant_keyword is the mapping's own value: documents never carry it.
+      if ((mapping as { type?: string }).type === 'constant_keyword') continue;
       expect(seen, field).toContain(field);
     }
   });

@@ -80,6 +80,16 @@ describe('buildOrganizationSearch', () => {
 });
 
 describe('geoFilter', () => {
+  it('asks the whole coverage beyond the near distance, and without a distance', () => {
+    const shapeFields = (proximityMetres?: number) =>
+      JSON.stringify(geoFilter({ point: { lat: 57.14, lon: -2.1 }, proximityMetres }).filters[0]).match(
+        /"(coverage[a-z_]*)":\{"shape"/g,
+      );
+    expect(shapeFields(10_000)).toEqual(['"coverage":{"shape"']);
+    expect(shapeFields()).toEqual(['"coverage":{"shape"']);
+    expect(shapeFields(5000)).toEqual(['"coverage_near":{"shape"', '"coverage":{"shape"']);
+  });
+
   it('keeps results covering the point or without coverage, within the distance, nearest first', () => {
     expect(geoFilter({ point: { lat: 57.14, lon: -2.1 }, proximityMetres: 2000 })).toMatchInlineSnapshot(`
       {
@@ -89,17 +99,56 @@ describe('geoFilter', () => {
               "minimum_should_match": 1,
               "should": [
                 {
-                  "geo_shape": {
-                    "coverage": {
-                      "relation": "intersects",
-                      "shape": {
-                        "coordinates": [
-                          -2.1,
-                          57.14,
-                        ],
-                        "type": "point",
+                  "bool": {
+                    "filter": [
+                      {
+                        "term": {
+                          "coverage_near_metres": "5000",
+                        },
                       },
-                    },
+                      {
+                        "geo_shape": {
+                          "coverage_near": {
+                            "relation": "intersects",
+                            "shape": {
+                              "coordinates": [
+                                -2.1,
+                                57.14,
+                              ],
+                              "type": "point",
+                            },
+                          },
+                          "ignore_unmapped": true,
+                        },
+                      },
+                    ],
+                  },
+                },
+                {
+                  "bool": {
+                    "filter": [
+                      {
+                        "geo_shape": {
+                          "coverage": {
+                            "relation": "intersects",
+                            "shape": {
+                              "coordinates": [
+                                -2.1,
+                                57.14,
+                              ],
+                              "type": "point",
+                            },
+                          },
+                        },
+                      },
+                    ],
+                    "must_not": [
+                      {
+                        "term": {
+                          "coverage_near_metres": "5000",
+                        },
+                      },
+                    ],
                   },
                 },
                 {
