@@ -15,7 +15,7 @@ import type { TransportRequestOptions } from '@opensearch-project/opensearch/lib
 import { F } from '../index-mapping/fields.ts';
 import type { ReadIndex } from '../index-mapping/read-indices.mapping.ts';
 import { partitionStream, RESULT_WINDOW, type SearchRequest } from '../index-mapping/search.query.ts';
-import { STORED_LIST_ITEMS } from '../index-mapping/sources.query.ts';
+import { STORED_LIST_ITEMS, storesListItems } from '../index-mapping/sources.query.ts';
 import { type Engine, engineCall } from './engine.ts';
 import { EngineNotFoundError, translateEngineError } from './errors.ts';
 import { sliceGetRecord, sliceMgetRecords, sliceSearchHits } from './raw-json.ts';
@@ -92,7 +92,8 @@ const indexNames = (engine: Engine, request: SearchRequest): string[] => [
  */
 const readsStoredItems = (request: SearchRequest): boolean =>
   !request.alsoIndices?.length &&
-  request.source === (STORED_LIST_ITEMS as Partial<Record<ReadIndex, readonly string[]>>)[request.index];
+  storesListItems(request.index) &&
+  request.source === STORED_LIST_ITEMS[request.index];
 
 /** What a search asks the engine to fetch for each hit, and which parts of each hit to keep. */
 const fetchOf = (request: SearchRequest, storedItems: boolean) =>

@@ -62,6 +62,8 @@ export const STORED_LIST_ITEMS = {
 /** The read indices that store list items. */
 export type ListItemIndex = keyof typeof STORED_LIST_ITEMS;
 
+export const storesListItems = (index: ReadIndex): index is ListItemIndex => index in STORED_LIST_ITEMS;
+
 type PathTree = Map<string, PathTree | true>;
 
 function pathTree(paths: readonly string[]): PathTree {
