@@ -1,14 +1,12 @@
 import { booleanClockwise, booleanPointInPolygon, featureCollection, polygon, union } from '@turf/turf';
 import type { MultiPolygon, Polygon, Position } from 'geojson';
+import { boxesOverlap, boxOf, MIN_AREA, type Rings, signedArea } from './rings.ts';
 import { findSelfIntersections } from './self-intersections.ts';
 
 export type ExtentResult =
   | { ok: true; geometry: Polygon | MultiPolygon; repairs: string[] }
   | { ok: false; reason: string }
   | { ok: 'skipped'; reason: string };
-
-/** Polygon coordinates: rings of [lon, lat] positions, the first ring outer, the rest holes. */
-type Rings = Position[][];
 
 class ExtentError extends Error {}
 
@@ -88,18 +86,6 @@ function readPosition(value: unknown, path: string, tally: Tally): Position {
   return [lon, lat];
 }
 
-// In square degrees: about a hundredth of a square metre. Below it a ring is a line (or rounding).
-const MIN_AREA = 1e-12;
-
-/** Twice the signed area (shoelace); positive for counter-clockwise in lon/lat. */
-function signedArea(ring: Position[]): number {
-  let sum = 0;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    sum += (ring[j]![0]! - ring[i]![0]!) * (ring[j]![1]! + ring[i]![1]!);
-  }
-  return sum;
-}
-
 function readRing(value: unknown, path: string, tally: Tally): Position[] {
   if (!Array.isArray(value)) throw new ExtentError(`${path} is not an array of positions`);
   const ring: Position[] = [];
@@ -156,21 +142,6 @@ function readPolygon(value: unknown, path: string, tally: Tally): Rings {
 
 // ---------------------------------------------------------------------------------------------
 // Combining polygons
-
-type Box = [number, number, number, number];
-
-function boxOf(rings: Rings): Box {
-  const box: Box = [Infinity, Infinity, -Infinity, -Infinity];
-  for (const [lon, lat] of rings[0]!) {
-    box[0] = Math.min(box[0], lon!);
-    box[1] = Math.min(box[1], lat!);
-    box[2] = Math.max(box[2], lon!);
-    box[3] = Math.max(box[3], lat!);
-  }
-  return box;
-}
-
-const boxesOverlap = (a: Box, b: Box) => a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3];
 
 function anyBoxesOverlap(polygons: Rings[]): boolean {
   const boxes = polygons.map(boxOf);

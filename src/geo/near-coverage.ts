@@ -18,13 +18,12 @@
  */
 
 import { bboxClip, bboxPolygon, featureCollection, intersect, polygon as turfPolygon } from '@turf/turf';
-import type { Geometry, MultiPolygon, Polygon, Position } from 'geojson';
+import type { Geometry, Polygon, Position } from 'geojson';
+import { type Box, boxesOverlap, boxOf, MIN_AREA, type Rings, signedArea } from './rings.ts';
 import { findSelfIntersections } from './self-intersections.ts';
 
 /** The largest proximity the near shape serves; a larger one uses the whole coverage. */
 export const NEAR_COVERAGE_METRES = 5000;
-
-type Box = [west: number, south: number, east: number, north: number];
 
 // Fewer metres than any degree of latitude or of longitude at the equator has (110,574 at the
 // equator, 111,320 along it): a box in degrees computed with it is never too small.
@@ -44,33 +43,12 @@ export function boxAround(lat: number, lon: number, metres: number): Box | undef
   return [lon - dLon, lat - dLat, lon + dLon, lat + dLat];
 }
 
-const ringArea = (ring: Position[]): number => {
-  let sum = 0;
-  for (let i = 0; i + 1 < ring.length; i++) {
-    const [ax, ay] = ring[i] as [number, number];
-    const [bx, by] = ring[i + 1] as [number, number];
-    sum += ax * by - bx * ay;
-  }
-  return sum / 2;
-};
-
-/** A ring worth indexing: closed, three corners or more, some area. */
-const isRing = (ring: Position[]): boolean => ring.length >= 4 && Math.abs(ringArea(ring)) > 1e-12;
-
-function boundsOf(rings: Position[][]): Box {
-  let [west, south, east, north] = [Infinity, Infinity, -Infinity, -Infinity];
-  for (const [x, y] of rings[0] ?? []) {
-    west = Math.min(west, x as number);
-    east = Math.max(east, x as number);
-    south = Math.min(south, y as number);
-    north = Math.max(north, y as number);
-  }
-  return [west, south, east, north];
-}
+/** A ring worth indexing: closed, three corners or more, more than MIN_AREA of area. */
+const isRing = (ring: Position[]): boolean => ring.length >= 4 && Math.abs(signedArea(ring)) / 2 > MIN_AREA;
 
 /** Polygons (as rings) the engine can index, or undefined when any would be refused. */
-function indexable(polygons: Position[][][]): Position[][][] | undefined {
-  const kept: Position[][][] = [];
+function indexable(polygons: Rings[]): Rings[] | undefined {
+  const kept: Rings[] = [];
   for (const rings of polygons) {
     const [outer, ...holes] = rings;
     if (!outer || !isRing(outer)) continue;
@@ -82,22 +60,24 @@ function indexable(polygons: Position[][][]): Position[][][] | undefined {
 }
 
 /** One polygon's part inside the box, as polygons (none when it lies outside). */
-function clipPolygon(rings: Position[][], box: Box): Position[][][] {
-  const [west, south, east, north] = boundsOf(rings);
+function clipPolygon(rings: Rings, box: Box): Rings[] {
+  const bounds = boxOf(rings);
+  const [west, south, east, north] = bounds;
   if (west >= box[0] && east <= box[2] && south >= box[1] && north <= box[3]) return [rings];
-  if (east < box[0] || west > box[2] || north < box[1] || south > box[3]) return [];
+  if (!boxesOverlap(bounds, box)) return [];
   // Sutherland-Hodgman: exact and cheap for convex rings; concave ones can fold onto the edge.
   const clipped = bboxClip({ type: 'Polygon', coordinates: rings } as Polygon, box).geometry;
-  const simple = indexable([clipped.coordinates as Position[][]]);
+  const simple = indexable([clipped.coordinates as Rings]);
   if (simple) return simple;
   const exact = intersect(featureCollection([turfPolygon(rings), bboxPolygon(box)]))?.geometry;
   const parts = exact
     ? indexable(exact.type === 'Polygon' ? [exact.coordinates] : exact.coordinates)
-    : ([] as Position[][][]);
+    : ([] as Rings[]);
   return parts ?? [rings];
 }
 
-function polygonsOf(geometry: Geometry): Position[][][] {
+/** The polygons of a geometry, collections walked; lines and points have none. */
+export function polygonsOf(geometry: Geometry): Rings[] {
   if (geometry.type === 'Polygon') return [geometry.coordinates];
   if (geometry.type === 'MultiPolygon') return geometry.coordinates;
   if (geometry.type === 'GeometryCollection') return geometry.geometries.flatMap(polygonsOf);
@@ -119,9 +99,9 @@ export function nearCoverage(
   if (!box) return coverage;
   const parts = polygonsOf(coverage).flatMap((rings) => clipPolygon(rings, box));
   if (parts.length === 0) return undefined;
-  if (parts.length === 1) return { type: 'Polygon', coordinates: parts[0] as Position[][] };
+  if (parts.length === 1) return { type: 'Polygon', coordinates: parts[0] as Rings };
   return {
     type: 'GeometryCollection',
-    geometries: parts.map((coordinates): Polygon | MultiPolygon => ({ type: 'Polygon', coordinates })),
+    geometries: parts.map((coordinates): Polygon => ({ type: 'Polygon', coordinates })),
   };
 }

@@ -1,7 +1,7 @@
 import { booleanPointInPolygon, circle, destination, distance } from '@turf/turf';
 import type { Geometry, Position } from 'geojson';
 import { describe, expect, it } from 'vitest';
-import { boxAround, NEAR_COVERAGE_METRES, nearCoverage } from '../../../src/geo/near-coverage.ts';
+import { boxAround, NEAR_COVERAGE_METRES, nearCoverage, polygonsOf } from '../../../src/geo/near-coverage.ts';
 import { findSelfIntersections } from '../../../src/geo/self-intersections.ts';
 
 /** A deterministic generator, so a failure can be replayed. */
@@ -12,15 +12,6 @@ function random(seed: number) {
     return state / 2 ** 31;
   };
 }
-
-const polygonsOf = (geometry: Geometry): Position[][][] =>
-  geometry.type === 'Polygon'
-    ? [geometry.coordinates]
-    : geometry.type === 'MultiPolygon'
-      ? geometry.coordinates
-      : geometry.type === 'GeometryCollection'
-        ? geometry.geometries.flatMap(polygonsOf)
-        : [];
 
 const contains = (geometry: Geometry | undefined, at: Position): boolean =>
   geometry !== undefined &&
