@@ -6,15 +6,37 @@
  *
  * `dumpReadDocuments` saves what the read aliases serve (untimed); `timeFloor` writes it again
  * (timed: create the build, bulk, finish the build as a publish does), then drops that build.
+ *
+ * `_source` alone is not the built document: the list item (stored, read by list pages) and the
+ * near coverage (indexed only) are left out of it. The dump puts them back (the list item as
+ * stored, the near coverage computed as the document builder does), so the floor indexes every
+ * field a publish indexes.
  */
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import type { Geometry } from 'geojson';
 import type { Engine } from '../../src/engine/index.ts';
 import { beginBuild, discardBuild, finishBuild } from '../../src/engine/indices.ts';
+import { nearCoverage } from '../../src/geo/near-coverage.ts';
+import { F } from '../../src/index-mapping/fields.ts';
 import { READ_INDICES, type ReadIndex } from '../../src/index-mapping/read-indices.mapping.ts';
 
-type Hit = { _id: string; _source: unknown };
+type Hit = { _id: string; _source: Record<string, unknown>; fields?: Record<string, unknown[]> };
+
+/** The document a publish built, from a hit's `_source` and stored list item (see above). */
+export function builtDocument(hit: Hit): Record<string, unknown> {
+  const document = { ...hit._source };
+  const coverage = document[F.coverage] as Geometry | undefined;
+  const point = document[F.locationPoint] as { lat: number; lon: number } | undefined;
+  if (coverage && point) {
+    const near = nearCoverage(coverage, point);
+    if (near) document[F.coverageNear] = near;
+  }
+  const item = hit.fields?.[F.listItem]?.[0];
+  if (typeof item === 'string') document[F.listItem] = item;
+  return document;
+}
 
 /** Every document of every read alias, as bulk lines with the kind for an index name. */
 export async function dumpReadDocuments(engine: Engine, file: string): Promise<Record<ReadIndex, number>> {
@@ -26,11 +48,11 @@ export async function dumpReadDocuments(engine: Engine, file: string): Promise<R
       index: engine.name(kind),
       scroll: '1m',
       size: 1000,
-      body: { sort: ['_doc'] },
+      body: { sort: ['_doc'], _source: true, stored_fields: [F.listItem] },
     });
     while (body.hits.hits.length > 0) {
       for (const hit of body.hits.hits as Hit[]) {
-        const line = `${JSON.stringify({ index: { _index: kind, _id: hit._id } })}\n${JSON.stringify(hit._source)}\n`;
+        const line = `${JSON.stringify({ index: { _index: kind, _id: hit._id } })}\n${JSON.stringify(builtDocument(hit))}\n`;
         if (!out.write(line)) await once(out, 'drain');
         counts[kind] += 1;
       }
