@@ -46,7 +46,7 @@ const PREFIX = process.env.BENCH_PREFIX ?? 'bench-api';
 const ONLY_SEARCH = process.env.BENCH_ONLY === 'search';
 const ENGINE_PORT = Number(process.env.ENGINE_PORT ?? 9200);
 // The API runs as operators run it, `npx hsds serve` (bin/hsds.js: Node 24 with
-// --max-semi-space-size=8 --max-old-space-size=256). BENCH_API_NODE_FLAGS="..." runs
+// --max-semi-space-size=8). BENCH_API_NODE_FLAGS="..." runs
 // `node <flags> src/cli/main.ts serve` instead ("" for Node's defaults).
 const API_NODE_FLAGS = process.env.BENCH_API_NODE_FLAGS?.split(' ').filter(Boolean);
 const API_COMMAND = API_NODE_FLAGS

@@ -372,7 +372,8 @@ function runCli(args: string[], env: Record<string, string>): Promise<number | u
   return new Promise((resolvePromise, reject) => {
     const child = spawn(
       process.execPath,
-      ['--max-semi-space-size=8', '--max-old-space-size=256', join(root, 'src/cli/main.ts'), ...args],
+      // The flags of bin/hsds.js: the CLI as `npx hsds` runs it.
+      ['--max-semi-space-size=8', join(root, 'src/cli/main.ts'), ...args],
       // A busy machine can take longer than the CLI's 10 s per engine request (a refresh of the
       // records store timed out at a load average of 30): the run waits rather than fails.
       {

@@ -10,8 +10,8 @@ import { openRuntime } from './runtime.ts';
 
 /**
  * The record cache's bytes: RECORD_CACHE_MB, but never more than a quarter of the heap this
- * process may grow to (`npx hsds` caps it at 256 MB), so a large setting cannot run it out of
- * memory; a setting cut down is logged.
+ * process may grow to (`--max-old-space-size`, else Node's default), so a large setting cannot
+ * run it out of memory; a setting cut down is logged.
  */
 function recordCacheBytes(megabytes: number, logger: Logger): number {
   const wanted = Math.round(megabytes * 1024 * 1024);
