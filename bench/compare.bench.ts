@@ -367,13 +367,21 @@ function processCpuSeconds(pid: number | undefined): number | undefined {
   }
 }
 
-/** Runs the CLI; answers the CPU seconds it used (sampled every 250 ms, so within a quarter second). */
+/** The Node flags `npx hsds` runs with: those on the first line of bin/hsds.js, read, not copied. */
+const cliNodeFlags = readFileSync(join(root, 'bin', 'hsds.js'), 'utf8')
+  .split('\n', 1)[0]!
+  .split(/\s+/)
+  .filter((word) => word.startsWith('--'));
+
+/**
+ * Runs the CLI as `npx hsds` does; answers the CPU seconds it used (sampled every 250 ms, so within
+ * a quarter second).
+ */
 function runCli(args: string[], env: Record<string, string>): Promise<number | undefined> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(
       process.execPath,
-      // The flags of bin/hsds.js: the CLI as `npx hsds` runs it.
-      ['--max-semi-space-size=8', join(root, 'src/cli/main.ts'), ...args],
+      [...cliNodeFlags, join(root, 'src/cli/main.ts'), ...args],
       // A busy machine can take longer than the CLI's 10 s per engine request (a refresh of the
       // records store timed out at a load average of 30): the run waits rather than fails.
       {
