@@ -8,9 +8,9 @@
  * (timed: create the build, bulk, finish the build as a publish does), then drops that build.
  *
  * `_source` alone is not the built document: the list item (stored, read by list pages) and the
- * near coverage (indexed only) are left out of it. The dump puts them back (the list item as
- * stored, the near coverage computed as the document builder does), so the floor indexes every
- * field a publish indexes.
+ * coverage's cells and edge (indexed only) are left out of it. The dump puts them back (the list
+ * item as stored, the cells and edge by the document builder's own coverageFields), so the floor
+ * indexes every field a publish indexes.
  */
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -18,21 +18,16 @@ import { createInterface } from 'node:readline';
 import type { Geometry } from 'geojson';
 import type { Engine } from '../../src/engine/index.ts';
 import { beginBuild, discardBuild, finishBuild } from '../../src/engine/indices.ts';
-import { nearCoverage } from '../../src/geo/near-coverage.ts';
 import { F } from '../../src/index-mapping/fields.ts';
 import { READ_INDICES, type ReadIndex } from '../../src/index-mapping/read-indices.mapping.ts';
+import { coverageFields } from '../../src/index-mapping/service-at-location.document.ts';
 
 type Hit = { _id: string; _source: Record<string, unknown>; fields?: Record<string, unknown[]> };
 
 /** The document a publish built, from a hit's `_source` and stored list item (see above). */
 export function builtDocument(hit: Hit): Record<string, unknown> {
-  const document = { ...hit._source };
-  const coverage = document[F.coverage] as Geometry | undefined;
-  const point = document[F.locationPoint] as { lat: number; lon: number } | undefined;
-  if (coverage && point) {
-    const near = nearCoverage(coverage, point);
-    if (near) document[F.coverageNear] = near;
-  }
+  const coverage = hit._source[F.coverage] as Geometry | undefined;
+  const document: Record<string, unknown> = { ...hit._source, ...(coverage ? coverageFields(coverage) : {}) };
   const item = hit.fields?.[F.listItem]?.[0];
   if (typeof item === 'string') document[F.listItem] = item;
   return document;

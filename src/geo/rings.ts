@@ -1,6 +1,6 @@
 /**
- * Small measures of polygon rings in lon/lat, shared by the extent repair (extent.ts) and the near
- * coverage clip (near-coverage.ts).
+ * Small measures of polygon rings in lon/lat, shared by the extent repair (extent.ts) and the
+ * coverage cells (coverage-cells.ts).
  */
 import type { Position } from 'geojson';
 

@@ -49,8 +49,10 @@ export type ServiceAtLocationDocument = ServiceSearchFields & {
   location_id?: string;
   location_point?: GeoPoint;
   coverage?: Polygon | MultiPolygon | Geometry;
-  /** The coverage near the location (F.coverageNear); absent when none of it is that near. */
-  coverage_near?: Geometry;
+  /** Quadtree cells wholly inside the coverage (F.coverageCells). */
+  coverage_cells?: string[];
+  /** The coverage's part in the cells its boundary crosses (F.coverageEdge). */
+  coverage_edge?: Geometry;
   has_coverage: boolean;
   record: Record<string, unknown>;
   /** The record's list item as JSON text (F.listItem). */

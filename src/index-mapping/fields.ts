@@ -42,18 +42,16 @@ export const F = {
   locationPoints: 'location_points',
   /** The service_at_location's location (service_at_locations index). */
   locationPoint: 'location_point',
-  /** Where the service is offered: the service_at_location's own areas, else the service's. */
+  /**
+   * Where the service is offered: the service_at_location's own areas, else the service's. Kept
+   * in `_source`; indices built before coverage cells also index it as a shape, and their searches
+   * ask it.
+   */
   coverage: 'coverage',
-  /**
-   * The coverage clipped to the box around the location that NEAR_COVERAGE_METRES spans
-   * (src/geo/near-coverage.ts): what a search with that proximity or less asks.
-   */
-  coverageNear: 'coverage_near',
-  /**
-   * A constant naming the proximity the near coverage serves (NEAR_COVERAGE_METRES). Indices built
-   * before it, or for another proximity, lack it, and their searches ask the whole coverage.
-   */
-  coverageNearMetres: 'coverage_near_metres',
+  /** Quadtree cells wholly inside the coverage (src/geo/coverage-cells.ts). */
+  coverageCells: 'coverage_cells',
+  /** The coverage's part in the cells its boundary crosses: the shape searches ask. */
+  coverageEdge: 'coverage_edge',
   hasCoverage: 'has_coverage',
   /** Every id a document's record nests or points at (nested-ids.ts): what incremental publishing finds it by. */
   nestedIds: 'nested_ids',

@@ -6,7 +6,7 @@
  * - proximity (metres): a distance filter from the point on the location's point;
  * - with a point, results are sorted by distance.
  */
-import { NEAR_COVERAGE_METRES } from '../geo/near-coverage.ts';
+import { pointCells } from '../geo/coverage-cells.ts';
 import { F } from './fields.ts';
 import type { QueryDsl, SortClause } from './search.query.ts';
 
@@ -19,36 +19,32 @@ export type GeoQuery = {
 };
 
 /** Whether a shape field's shapes contain the point (intersects with a point is containment). */
-const containsPoint = (field: string, point: GeoPoint, ignoreUnmapped = false): QueryDsl => ({
+const containsPoint = (field: string, point: GeoPoint): QueryDsl => ({
   geo_shape: {
     [field]: {
       shape: { type: 'point', coordinates: [point.lon, point.lat] },
       relation: 'intersects',
     },
-    ...(ignoreUnmapped ? { ignore_unmapped: true } : {}),
+    // Each index holds one of the two shapes (see coverageFilter): the other is nothing there.
+    ignore_unmapped: true,
   },
 });
 
 /**
- * Results whose coverage contains the point, and results with no service area at all. With
- * `near` (the search also keeps only locations within NEAR_COVERAGE_METRES of the point), the
- * near coverage is asked instead of the whole (src/geo/near-coverage.ts: the same answer, fewer
- * triangles), on the indices that hold it: F.coverageNearMetres is a constant of their mapping,
- * so on each index one branch is everything and the other nothing before any document is read.
- * Indices built before it (or for another distance) lack it and answer from the whole coverage.
+ * Results whose coverage contains the point, and results with no service area at all. The
+ * coverage is asked as its inside cells (one of the point's cells is among them) or its edge
+ * (src/geo/coverage-cells.ts: the same answer as the whole shape, with far fewer triangles to
+ * walk). Indices built before the cells have neither field and index the whole coverage as a
+ * shape; on those the whole is asked, and on newer ones, where `coverage` is kept but not
+ * indexed, that clause is nothing.
  */
-export function coverageFilter(point: GeoPoint, near = false): QueryDsl {
-  const holdsNear = { term: { [F.coverageNearMetres]: String(NEAR_COVERAGE_METRES) } };
-  const covered = near
-    ? [
-        { bool: { filter: [holdsNear, containsPoint(F.coverageNear, point, true)] } },
-        { bool: { filter: [containsPoint(F.coverage, point)], must_not: [holdsNear] } },
-      ]
-    : [containsPoint(F.coverage, point)];
+export function coverageFilter(point: GeoPoint): QueryDsl {
   return {
     bool: {
       should: [
-        ...covered,
+        { terms: { [F.coverageCells]: pointCells(point) } },
+        containsPoint(F.coverageEdge, point),
+        containsPoint(F.coverage, point),
         // Every document says whether it has coverage (the builder always sets it), so "none" is a
         // term: a must_not would walk every document of the index, nested ones included (profiled:
         // 10-16 ms of a 5 km search over 162,112 service_at_locations).
@@ -80,10 +76,7 @@ export function geoFilter(geo: GeoQuery | undefined): { filters: QueryDsl[]; sor
   if (!geo) return { filters: [], sort: [] };
   return {
     filters: [
-      coverageFilter(
-        geo.point,
-        geo.proximityMetres !== undefined && geo.proximityMetres <= NEAR_COVERAGE_METRES,
-      ),
+      coverageFilter(geo.point),
       ...(geo.proximityMetres === undefined ? [] : [proximityFilter(geo.point, geo.proximityMetres)]),
     ],
     sort: [distanceSort(geo.point)],

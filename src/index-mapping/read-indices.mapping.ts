@@ -3,7 +3,6 @@
  * builder that emits an unmapped field fail loudly at index time rather than grow the mapping.
  */
 
-import { NEAR_COVERAGE_METRES } from '../geo/near-coverage.ts';
 import { completion, date, keyword, searchableText, stemmedText, storedOnly } from './analysis.ts';
 import { F } from './fields.ts';
 
@@ -64,18 +63,19 @@ export const readIndexMappings = {
   },
   service_at_locations: {
     dynamic: 'strict',
-    // The near coverage is only searched: `_source` keeps the record and the whole coverage.
-    _source: { excludes: [F.listItem, F.coverageNear] },
+    // Cells and edge are only searched: `_source` keeps the record and the whole coverage.
+    _source: { excludes: [F.listItem, F.coverageCells, F.coverageEdge] },
     properties: {
       [F.id]: keyword,
       [F.serviceId]: keyword,
       [F.locationId]: keyword,
       ...serviceSearchFields,
       [F.locationPoint]: { type: 'geo_point' },
+      // Kept, not indexed: searches ask its cells and edge (src/geo/coverage-cells.ts).
+      [F.coverage]: { type: 'object', enabled: false },
+      [F.coverageCells]: { type: 'keyword', index_options: 'docs', doc_values: false },
       // intersects with a point is containment; geo_shape keeps holes and multipolygons exact.
-      [F.coverage]: { type: 'geo_shape' },
-      [F.coverageNear]: { type: 'geo_shape' },
-      [F.coverageNearMetres]: { type: 'constant_keyword', value: String(NEAR_COVERAGE_METRES) },
+      [F.coverageEdge]: { type: 'geo_shape' },
       [F.hasCoverage]: { type: 'boolean' },
       [F.record]: storedOnly,
       [F.listItem]: listItemField,

@@ -5,7 +5,7 @@
  * fields, the location's point and the coverage shape. Pure.
  */
 import type { Geometry, MultiPolygon, Polygon } from 'geojson';
-import { nearCoverage } from '../geo/near-coverage.ts';
+import { coverageCells } from '../geo/coverage-cells.ts';
 import type { ServiceAreaFull, ServiceAtLocationNested, ServiceFull } from '../hsds/index.ts';
 import type { ServiceAtLocationDocument } from './documents.ts';
 import { toGeoPoint, toScheduleSlots, toServiceSearchFields } from './service.document.ts';
@@ -41,6 +41,17 @@ export function coverageOf(
   );
 }
 
+/**
+ * The coverage as kept (`_source` only) and as searched: its inside cells and its edge
+ * (src/geo/coverage-cells.ts).
+ */
+export function coverageFields(
+  coverage: Geometry,
+): Pick<ServiceAtLocationDocument, 'coverage' | 'coverage_cells' | 'coverage_edge'> {
+  const { cells, edge } = coverageCells(coverage);
+  return { coverage, coverage_cells: cells, ...(edge ? { coverage_edge: edge } : {}) };
+}
+
 /** The nested service minus its service_at_locations: what `service` holds in a service-at-location. */
 export function toServiceOfServiceAtLocation(service: ServiceFull): Record<string, unknown> {
   const { service_at_locations: _, ...rest } = service;
@@ -63,7 +74,6 @@ export function toServiceAtLocationDocument(
   const schedules = atLocation.length > 0 ? atLocation : toScheduleSlots(service.schedules);
   const locationId = sal.location_id ?? sal.location?.id;
   const point = toGeoPoint(sal.location);
-  const near = coverage && point ? nearCoverage(coverage, point) : undefined;
   const record = { ...sal, service: serviceRecord };
   return {
     id: sal.id,
@@ -71,8 +81,7 @@ export function toServiceAtLocationDocument(
     ...(locationId ? { location_id: locationId } : {}),
     ...toServiceSearchFields(service, { extraAttributes: sal.attributes, schedules }),
     ...(point ? { location_point: point } : {}),
-    ...(coverage ? { coverage } : {}),
-    ...(near ? { coverage_near: near } : {}),
+    ...(coverage ? coverageFields(coverage) : {}),
     has_coverage: coverage !== undefined,
     record,
     list_item: listItemText('service_at_locations', record),

@@ -84,7 +84,7 @@ export type PublishReport = {
   ms: number;
 };
 
-/** The served indices predate `nested_ids`, `list_item` or `coverage_near` (or nothing is served): only a full reindex can publish. */
+/** The served indices predate `nested_ids`, `list_item` or `coverage_edge` (or nothing is served): only a full reindex can publish. */
 export class PublishNeedsReindexError extends Error {
   override readonly name = 'PublishNeedsReindexError';
 }
@@ -98,7 +98,7 @@ const chunks = <T>(list: readonly T[], size: number): T[][] => {
 };
 let lastPruned = 0;
 
-/** The physical indices the aliases serve; throws when something is not served or predates `nested_ids`, `list_item` or `coverage_near`. */
+/** The physical indices the aliases serve; throws when something is not served or predates `nested_ids`, `list_item` or `coverage_edge`. */
 async function liveTargets(engine: Engine): Promise<Record<ReadIndex, string>> {
   const { current } = await readAliasTargets(engine);
   const missing = READ_INDICES.filter((kind) => !current[kind]);
@@ -112,7 +112,7 @@ async function liveTargets(engine: Engine): Promise<Record<ReadIndex, string>> {
   // Documents written now carry these, which a strict mapping without them refuses.
   const lacking = [
     ...[F.nestedIds, F.listItem].filter((field) => !(field in propertiesOf(targets.services))),
-    ...[F.coverageNear].filter((field) => !(field in propertiesOf(targets.service_at_locations))),
+    ...[F.coverageEdge].filter((field) => !(field in propertiesOf(targets.service_at_locations))),
   ];
   if (lacking.length > 0) {
     throw new PublishNeedsReindexError(

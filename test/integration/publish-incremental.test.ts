@@ -312,14 +312,20 @@ describe('a change published while a full reindex runs', () => {
 });
 
 describe('an import after an upgrade', () => {
-  /** Serves a copy of a read index as an earlier version built it: without `omit` in its mapping. */
-  async function serveEarlier(kind: 'services' | 'service_at_locations', omit: string[]): Promise<string> {
+  /** Serves a copy of a read index as an earlier version built it: without `omit`, with `changed`, in its mapping. */
+  async function serveEarlier(
+    kind: 'services' | 'service_at_locations',
+    omit: string[],
+    changed: Record<string, unknown> = {},
+  ): Promise<string> {
     const { current } = await readAliasTargets(engine);
     const served = current[kind] as string;
     const earlier = `${served}-earlier`;
     const { body: settings } = await engine.client.indices.getSettings({ index: served });
     const properties = Object.fromEntries(
-      Object.entries(readIndexMappings[kind].properties).filter(([field]) => !omit.includes(field)),
+      Object.entries({ ...readIndexMappings[kind].properties, ...changed }).filter(
+        ([field]) => !omit.includes(field),
+      ),
     );
     await engine.client.indices.create({
       index: earlier,
@@ -365,11 +371,11 @@ describe('an import after an upgrade', () => {
     expect(JSON.parse((body.fields as Record<string, string[]>)[F.listItem]![0]!)).toEqual(page.contents[0]);
   });
 
-  it('answers proximity searches from indices built without near coverage alike, and a full reindex adds it', async () => {
+  it('answers postcode searches from indices built before coverage cells alike, and a full reindex adds them', async () => {
     const urls = ['AB10 1AB', 'AB11 8BU', 'AB15 4YE', 'AB16 5ST', 'AB12 3FG'].flatMap((postcode) =>
-      [1500, 5000].map(
-        (metres) =>
-          `/service_at_locations?postcode=${encodeURIComponent(postcode)}&proximity=${metres}&per_page=50`,
+      ['', '&proximity=1500', '&proximity=5000'].map(
+        (proximity) =>
+          `/service_at_locations?postcode=${encodeURIComponent(postcode)}${proximity}&per_page=50`,
       ),
     );
     const answers = async () =>
@@ -378,24 +384,28 @@ describe('an import after an upgrade', () => {
           (await getPage(app, url, 'service_at_location_list_item')).contents.map((item) => item.id),
         ),
       );
-    const withNear = await answers();
+    const withCells = await answers();
     // Enough of them find services with an area: the answers below ask the coverage.
-    expect(withNear.flat().length).toBeGreaterThan(20);
+    expect(withCells.flat().length).toBeGreaterThan(20);
 
-    await serveEarlier('service_at_locations', [F.coverageNear, F.coverageNearMetres]);
-    expect(await answers()).toEqual(withNear);
+    // As earlier versions built it: the whole coverage indexed as a shape, no cells, no edge.
+    await serveEarlier('service_at_locations', [F.coverageCells, F.coverageEdge], {
+      [F.coverage]: { type: 'geo_shape' },
+    });
+    expect(await answers()).toEqual(withCells);
 
-    services[3]!.name = 'Quokka Advice Line';
+    // A change that leaves every answer's order alone (names break ties between equal distances).
+    services[3]!.description = 'Quokka advice, by phone and in person.';
     services[3]!.last_modified = now();
     const result = await importFile('directory.json', services);
     expect(result.publish).toBeUndefined();
     expect(result.reindex?.counts.service_at_locations).toBeGreaterThan(50);
-    const { body: near } = await engine.client.count({
+    const { body: edged } = await engine.client.count({
       index: engine.name('service_at_locations'),
-      body: { query: { exists: { field: F.coverageNear } } },
+      body: { query: { exists: { field: F.coverageEdge } } },
     });
-    expect(near.count).toBeGreaterThan(0);
-    expect(await answers()).toEqual(withNear);
+    expect(edged.count).toBeGreaterThan(0);
+    expect(await answers()).toEqual(withCells);
   });
 });
 

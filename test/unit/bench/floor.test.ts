@@ -22,23 +22,23 @@ const excludesOf = (kind: keyof typeof readIndexMappings): readonly string[] => 
 };
 
 // The ingest floor (bench:compare) must bulk-index what a publish indexes: a floor built from
-// `_source` alone skipped the near coverage and the list items, and so measured less work.
+// `_source` alone skipped the coverage's cells and edge and the list items, and so measured less work.
 describe('the ingest floor document', () => {
   const services = syntheticServices(40).filter((s) => (s.service_areas ?? []).length > 0);
 
-  it('is the built service_at_location, near coverage and list item included', () => {
+  it('is the built service_at_location, coverage cells, edge and list item included', () => {
     const excludes = excludesOf('service_at_locations');
     expect(excludes.length).toBeGreaterThan(0);
-    let withNear = 0;
+    let withEdge = 0;
     for (const service of services) {
       for (const sal of service.service_at_locations ?? []) {
         const built = toServiceAtLocationDocument(sal, service, coverageOf(sal, service, geometryFromExtent));
         const document = JSON.parse(JSON.stringify(built)) as Record<string, unknown>;
-        if (document.coverage_near) withNear += 1;
+        if (document.coverage_edge) withEdge += 1;
         expect(builtDocument(hitOf(document, excludes))).toEqual(document);
       }
     }
-    expect(withNear).toBeGreaterThan(0);
+    expect(withEdge).toBeGreaterThan(0);
   });
 
   it('is the built service, list item included', () => {

@@ -80,14 +80,20 @@ describe('buildOrganizationSearch', () => {
 });
 
 describe('geoFilter', () => {
-  it('asks the whole coverage beyond the near distance, and without a distance', () => {
-    const shapeFields = (proximityMetres?: number) =>
-      JSON.stringify(geoFilter({ point: { lat: 57.14, lon: -2.1 }, proximityMetres }).filters[0]).match(
-        /"(coverage[a-z_]*)":\{"shape"/g,
-      );
-    expect(shapeFields(10_000)).toEqual(['"coverage":{"shape"']);
-    expect(shapeFields()).toEqual(['"coverage":{"shape"']);
-    expect(shapeFields(5000)).toEqual(['"coverage_near":{"shape"', '"coverage":{"shape"']);
+  it('asks the same coverage clauses with or without a distance', () => {
+    const coverage = (proximityMetres?: number) =>
+      geoFilter({ point: { lat: 57.14, lon: -2.1 }, proximityMetres }).filters[0];
+    expect(coverage(10_000)).toEqual(coverage());
+    expect(coverage(500)).toEqual(coverage());
+  });
+
+  it("asks the point's cell at every level, from the whole world down to about two metres", () => {
+    const filter = JSON.stringify(geoFilter({ point: { lat: 57.14, lon: -2.1 } }).filters[0]);
+    const cells = JSON.parse(filter).bool.should[0].terms.coverage_cells as string[];
+    expect(cells).toHaveLength(25);
+    expect(cells[0]).toBe('0/0/0');
+    // Level 1 splits longitude at 0 and latitude at the equator: -2.1 is west, 57.14 north.
+    expect(cells[1]).toBe('1/0/1');
   });
 
   it('keeps results covering the point or without coverage, within the distance, nearest first', () => {
@@ -99,56 +105,64 @@ describe('geoFilter', () => {
               "minimum_should_match": 1,
               "should": [
                 {
-                  "bool": {
-                    "filter": [
-                      {
-                        "term": {
-                          "coverage_near_metres": "5000",
-                        },
-                      },
-                      {
-                        "geo_shape": {
-                          "coverage_near": {
-                            "relation": "intersects",
-                            "shape": {
-                              "coordinates": [
-                                -2.1,
-                                57.14,
-                              ],
-                              "type": "point",
-                            },
-                          },
-                          "ignore_unmapped": true,
-                        },
-                      },
+                  "terms": {
+                    "coverage_cells": [
+                      "0/0/0",
+                      "1/0/1",
+                      "2/1/3",
+                      "3/3/6",
+                      "4/7/13",
+                      "5/15/26",
+                      "6/31/52",
+                      "7/63/104",
+                      "8/126/209",
+                      "9/253/418",
+                      "10/506/837",
+                      "11/1012/1674",
+                      "12/2024/3348",
+                      "13/4048/6696",
+                      "14/8096/13393",
+                      "15/16192/26786",
+                      "16/32385/53572",
+                      "17/64771/107144",
+                      "18/129542/214288",
+                      "19/259085/428576",
+                      "20/518171/857152",
+                      "21/1036342/1714305",
+                      "22/2072685/3428610",
+                      "23/4145370/6857221",
+                      "24/8290740/13714442",
                     ],
                   },
                 },
                 {
-                  "bool": {
-                    "filter": [
-                      {
-                        "geo_shape": {
-                          "coverage": {
-                            "relation": "intersects",
-                            "shape": {
-                              "coordinates": [
-                                -2.1,
-                                57.14,
-                              ],
-                              "type": "point",
-                            },
-                          },
-                        },
+                  "geo_shape": {
+                    "coverage_edge": {
+                      "relation": "intersects",
+                      "shape": {
+                        "coordinates": [
+                          -2.1,
+                          57.14,
+                        ],
+                        "type": "point",
                       },
-                    ],
-                    "must_not": [
-                      {
-                        "term": {
-                          "coverage_near_metres": "5000",
-                        },
+                    },
+                    "ignore_unmapped": true,
+                  },
+                },
+                {
+                  "geo_shape": {
+                    "coverage": {
+                      "relation": "intersects",
+                      "shape": {
+                        "coordinates": [
+                          -2.1,
+                          57.14,
+                        ],
+                        "type": "point",
                       },
-                    ],
+                    },
+                    "ignore_unmapped": true,
                   },
                 },
                 {
