@@ -98,17 +98,29 @@ function nearBox([x0, y0, x1, y1]: Segment, box: Box): boolean {
   );
 }
 
-/** Even-odd test of a point against a polygon's rings (holes included). */
-function insideRings(rings: Rings, x: number, y: number): boolean {
-  let inside = false;
-  for (const ring of rings) {
-    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-      const [xi, yi] = ring[i] as [number, number];
-      const [xj, yj] = ring[j] as [number, number];
-      if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
-    }
+/**
+ * Even-odd tests of points against a polygon's rings (holes included). The segments are sorted
+ * into horizontal bands first, so a test reads only those of its band: a council boundary has
+ * thousands of vertices, and every candidate cell asks once.
+ */
+function insideTest(segments: Segment[], south: number, north: number): (x: number, y: number) => boolean {
+  const count = Math.max(1, Math.min(64, Math.ceil(segments.length / 8)));
+  const height = (north - south) / count || 1;
+  const bandOf = (y: number) => Math.min(count - 1, Math.max(0, Math.floor((y - south) / height)));
+  const bands: Segment[][] = Array.from({ length: count }, () => []);
+  for (const segment of segments) {
+    const last = bandOf(Math.max(segment[1], segment[3]));
+    for (let band = bandOf(Math.min(segment[1], segment[3])); band <= last; band++)
+      bands[band]!.push(segment);
   }
-  return inside;
+  return (x, y) => {
+    if (y < south || y > north) return false;
+    let inside = false;
+    for (const [x0, y0, x1, y1] of bands[bandOf(y)]!) {
+      if (y0 > y !== y1 > y && x < ((x1 - x0) * (y - y0)) / (y1 - y0) + x0) inside = !inside;
+    }
+    return inside;
+  };
 }
 
 /** A ring worth indexing: closed, three corners or more, more than MIN_AREA of area. */
@@ -133,12 +145,19 @@ function indexable(polygons: Rings[]): Rings[] | undefined {
  * edge; such a clip is done again as an exact polygon intersection, and when that fails too the
  * polygon is kept whole: whole is exact as well, only not smaller.
  */
-export function clipPolygon(rings: Rings, box: Box): Rings[] {
+export function clipPolygon(rings: Rings, box: Box, convex = false): Rings[] {
   const bounds = boxOf(rings);
   const [west, south, east, north] = bounds;
   if (west >= box[0] && east <= box[2] && south >= box[1] && north <= box[3]) return [rings];
   if (!boxesOverlap(bounds, box)) return [];
   const clipped = bboxClip({ type: 'Polygon', coordinates: rings } as Polygon, box).geometry;
+  // A convex ring clipped to a box is convex: nothing can cross. The clip repeats a corner where
+  // the ring runs along the box's edge; the engine refuses repeated points, so they go.
+  if (convex) {
+    const ring = (clipped.coordinates as Rings)[0] ?? [];
+    const kept = ring.filter((p, i) => i === 0 || p[0] !== ring[i - 1]![0] || p[1] !== ring[i - 1]![1]);
+    return isRing(kept) ? [[kept]] : [];
+  }
   const simple = indexable([clipped.coordinates as Rings]);
   if (simple) return simple;
   const exact = intersect(featureCollection([turfPolygon(rings), bboxPolygon(box)]))?.geometry;
@@ -146,6 +165,35 @@ export function clipPolygon(rings: Rings, box: Box): Rings[] {
     ? indexable(exact.type === 'Polygon' ? [exact.coordinates] : exact.coordinates)
     : ([] as Rings[]);
   return parts ?? [rings];
+}
+
+/** Whether a polygon is one ring turning one way only (straight runs allowed): convex. */
+function isConvex(rings: Rings): boolean {
+  const ring = rings[0];
+  if (rings.length !== 1 || !ring || ring.length < 4) return false;
+  let sign = 0;
+  const n = ring.length - 1;
+  for (let i = 0; i < n; i++) {
+    const [ax, ay] = ring[i] as [number, number];
+    const [bx, by] = ring[(i + 1) % n] as [number, number];
+    const [cx, cy] = ring[(i + 2) % n] as [number, number];
+    const turn = (bx - ax) * (cy - by) - (by - ay) * (cx - bx);
+    if (turn === 0) continue;
+    if (sign === 0) sign = Math.sign(turn);
+    else if (Math.sign(turn) !== sign) return false;
+  }
+  // Turning one way at every corner can still wind round twice: the angles must total one turn.
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    const [ax, ay] = ring[i] as [number, number];
+    const [bx, by] = ring[(i + 1) % n] as [number, number];
+    const [cx, cy] = ring[(i + 2) % n] as [number, number];
+    total += Math.atan2(
+      (bx - ax) * (cy - by) - (by - ay) * (cx - bx),
+      (bx - ax) * (cx - bx) + (by - ay) * (cy - by),
+    );
+  }
+  return sign !== 0 && Math.abs(Math.abs(total) - 2 * Math.PI) < 1e-6;
 }
 
 /** The polygons of a geometry, collections walked; lines and points have none. */
@@ -176,6 +224,7 @@ export function polygonCells(rings: Rings): PolygonCells {
   // The finest level whose cells are still as large as the polygon's box: it spans two by two at most.
   let z = 0;
   while (z < MAX_CELL_LEVEL && 360 / 2 ** (z + 1) >= east - west && 180 / 2 ** (z + 1) >= north - south) z++;
+  const inside = insideTest(segments, south, north);
   let frontier: { cell: Cell; segments: Segment[] }[] = [];
   for (let x = column(west, z); x <= column(east, z); x++)
     for (let y = row(south, z); y <= row(north, z); y++) frontier.push({ cell: { z, x, y }, segments });
@@ -188,7 +237,7 @@ export function polygonCells(rings: Rings): PolygonCells {
       const box = cellBox(cell);
       const crossing = near.filter((segment) => nearBox(segment, box));
       if (crossing.length > 0) boundary.push({ cell, segments: crossing });
-      else if (insideRings(rings, (box[0] + box[2]) / 2, (box[1] + box[3]) / 2))
+      else if (inside((box[0] + box[2]) / 2, (box[1] + box[3]) / 2))
         cells.push(cellKey(cell.z, cell.x, cell.y));
     }
     const level = boundary[0]?.cell.z ?? MAX_CELL_LEVEL;
@@ -204,8 +253,9 @@ export function polygonCells(rings: Rings): PolygonCells {
     );
   }
 
-  // The edge: the polygon clipped to the boundary cells, neighbours in a row joined into one box
-  // (fewer, larger pieces: fewer vertices to index, and still only near the boundary).
+  // The edge: the polygon clipped to the boundary cells, neighbours in a row joined into one box,
+  // and boxes of the same width stacked in a column joined too (fewer, larger pieces: fewer
+  // vertices to index, and still only near the boundary).
   const runs: Box[] = [];
   const ordered = boundary.map(({ cell }) => cell).sort((a, b) => a.y - b.y || a.x - b.x);
   for (const cell of ordered) {
@@ -214,7 +264,19 @@ export function polygonCells(rings: Rings): PolygonCells {
     if (last && last[1] === box[1] && last[2] === box[0]) last[2] = box[2];
     else runs.push(box);
   }
-  const edge = runs.flatMap((box) => clipPolygon(rings, box));
+  const columns = new Map<string, Box>();
+  const boxes: Box[] = [];
+  for (const run of runs) {
+    const key = `${run[0]} ${run[2]}`;
+    const below = columns.get(key);
+    if (below && below[3] === run[1]) below[3] = run[3];
+    else {
+      boxes.push(run);
+      columns.set(key, run);
+    }
+  }
+  const convex = isConvex(rings);
+  const edge = boxes.flatMap((box) => clipPolygon(rings, box, convex));
   // A clip that had to keep the polygon whole would overlap the other pieces: the whole it is.
   return { cells, edge: edge.includes(rings) ? [rings] : edge };
 }

@@ -2,6 +2,7 @@ import { booleanPointInPolygon, circle, destination } from '@turf/turf';
 import type { Geometry, Polygon, Position } from 'geojson';
 import { describe, expect, it } from 'vitest';
 import {
+  clipPolygon,
   coverageCells,
   MAX_CELL_LEVEL,
   pointCells,
@@ -155,14 +156,42 @@ describe('coverageCells', () => {
     expect(contains(edge, [-2.1, 57.15])).toBe(false);
   });
 
-  it('gives edges the engine indexes: no ring crossing or touching itself', () => {
+  it('gives edges the engine indexes: no ring crossing or touching itself, no point repeated', () => {
     for (const at of places) {
       for (const [name, coverage] of Object.entries(shapesAround(at))) {
         const { edge } = coverageCells(coverage);
-        for (const rings of edge ? polygonsOf(edge) : [])
+        for (const rings of edge ? polygonsOf(edge) : []) {
           expect(findSelfIntersections(rings, 1), name).toEqual([]);
+          // The engine refuses a point repeated at once.
+          for (const ring of rings)
+            for (let i = 1; i < ring.length; i++) expect(ring[i], name).not.toEqual(ring[i - 1]);
+        }
       }
     }
+  });
+
+  it('clips a convex ring whose corners lie on the box edge without repeating them', () => {
+    const diamond: Rings = [
+      [
+        [0, 0],
+        [1, -1],
+        [2, 0],
+        [1, 1],
+        [0, 0],
+      ],
+    ];
+    const half = [
+      [
+        [
+          [0, 0],
+          [1, -1],
+          [1, 1],
+          [0, 0],
+        ],
+      ],
+    ];
+    expect(clipPolygon(diamond, [-1, -2, 1, 2], true)).toEqual(half);
+    expect(clipPolygon(diamond, [-1, -2, 1, 2], false)).toEqual(half);
   });
 
   it('keeps a shape spanning more than half the world whole, with no cells', () => {
