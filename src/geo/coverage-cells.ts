@@ -167,31 +167,25 @@ export function clipPolygon(rings: Rings, box: Box, convex = false): Rings[] {
   return parts ?? [rings];
 }
 
-/** Whether a polygon is one ring turning one way only (straight runs allowed): convex. */
+/**
+ * Whether a polygon is one ring turning one way only (straight runs allowed), and once round:
+ * turning one way at every corner can still wind round twice, so the turns must total one turn.
+ */
 function isConvex(rings: Rings): boolean {
   const ring = rings[0];
   if (rings.length !== 1 || !ring || ring.length < 4) return false;
   let sign = 0;
+  let total = 0;
   const n = ring.length - 1;
   for (let i = 0; i < n; i++) {
     const [ax, ay] = ring[i] as [number, number];
     const [bx, by] = ring[(i + 1) % n] as [number, number];
     const [cx, cy] = ring[(i + 2) % n] as [number, number];
-    const turn = (bx - ax) * (cy - by) - (by - ay) * (cx - bx);
-    if (turn === 0) continue;
-    if (sign === 0) sign = Math.sign(turn);
-    else if (Math.sign(turn) !== sign) return false;
-  }
-  // Turning one way at every corner can still wind round twice: the angles must total one turn.
-  let total = 0;
-  for (let i = 0; i < n; i++) {
-    const [ax, ay] = ring[i] as [number, number];
-    const [bx, by] = ring[(i + 1) % n] as [number, number];
-    const [cx, cy] = ring[(i + 2) % n] as [number, number];
-    total += Math.atan2(
-      (bx - ax) * (cy - by) - (by - ay) * (cx - bx),
-      (bx - ax) * (cx - bx) + (by - ay) * (cy - by),
-    );
+    const cross = (bx - ax) * (cy - by) - (by - ay) * (cx - bx);
+    total += Math.atan2(cross, (bx - ax) * (cx - bx) + (by - ay) * (cy - by));
+    if (cross === 0) continue;
+    if (sign === 0) sign = Math.sign(cross);
+    else if (Math.sign(cross) !== sign) return false;
   }
   return sign !== 0 && Math.abs(Math.abs(total) - 2 * Math.PI) < 1e-6;
 }
