@@ -4,7 +4,9 @@
  * at a record nested whole (a service_at_location at its location). A deletion takes:
  *
  * - any record: itself, and every child record that nests under nothing else (a phone of a
- *   deleted service goes; a phone of the service and of a contact that stays, stays);
+ *   deleted service goes; a phone of the service and of a contact that stays, stays). Parents are
+ *   told by table and id: ids are unique per table only, and the phones of service X are no
+ *   children of an organization X;
  * - an organization: also its services (and theirs, as above) and its locations, programs,
  *   contacts and other children;
  * - a location: also the service_at_locations at it (the services stay, at their other locations);
@@ -18,9 +20,10 @@
 import type { Engine } from '../engine/engine.ts';
 import { engineCall } from '../engine/engine.ts';
 import { findDocuments, getRecords } from '../engine/records.ts';
+import type { RecordType } from '../hsds/index.ts';
 import { F } from '../index-mapping/fields.ts';
 import { type RecordStoreDocument, unpackDocument } from '../index-mapping/record-store.document.ts';
-import { recordKey } from './nesting.ts';
+import { hasAttributes, hasMetadata, type ParentLink, parentLinksOf, recordKey } from './nesting.ts';
 
 export type RecordRef = { type: string; id: string };
 
@@ -54,12 +57,54 @@ async function servedMatching(
 }
 
 /**
+ * Of `records`, those every parent of which is among `keys` (`type:id`): what goes when the records
+ * of `keys` go. Parents are matched by table and id (nesting.ts ParentLink): a phone whose
+ * `service_id` is X nests under service X, whatever else has id X. An attribute's `link_id` (a
+ * metadata's `resource_id`) goes where assemble.ts nests it: under the record of the table its
+ * `link_entity` names when the store holds that one, else under every stored record with that id.
+ * A record whose parents are nowhere in the store is not taken.
+ */
+export async function nestingOnlyUnder(
+  engine: Engine,
+  records: readonly RecordStoreDocument[],
+  keys: ReadonlySet<string>,
+): Promise<RecordStoreDocument[]> {
+  const links = new Map(records.map((r) => [r.key, parentLinksOf(r.type as RecordType, r.record)]));
+  const untypedIds = new Set<string>();
+  for (const list of links.values()) for (const link of list) if (!('key' in link)) untypedIds.add(link.id);
+  // The stored records of each id an untyped link names (one terms query).
+  const holders = new Map<string, Map<string, string>>();
+  if (untypedIds.size > 0) {
+    for (const doc of await findDocuments(engine, 'ids', [...untypedIds], undefined)) {
+      for (const record of unpackDocument(doc)) {
+        if (!untypedIds.has(record.id)) continue;
+        const byKey = holders.get(record.id) ?? new Map<string, string>();
+        byKey.set(record.key, record.type);
+        holders.set(record.id, byKey);
+      }
+    }
+  }
+  const parentsOf = (link: ParentLink): string[] => {
+    if ('key' in link) return [link.key];
+    const carries = link.carrier === 'attributes' ? hasAttributes : hasMetadata;
+    const stored = [...(holders.get(link.id) ?? [])]
+      .filter(([, type]) => carries(type as RecordType))
+      .map(([key]) => key);
+    const named = link.named ? recordKey(link.named, link.id) : undefined;
+    return named && stored.includes(named) ? [named] : stored;
+  };
+  return records.filter((record) => {
+    const parents = links.get(record.key)!.flatMap(parentsOf);
+    return parents.length > 0 && parents.every((key) => keys.has(key));
+  });
+}
+
+/**
  * The keys (`type:id`) of every record the deletion of `refs` takes, `refs` included when stored.
  * Records named but not stored are left out (and reported by the caller).
  */
 export async function deletionClosure(engine: Engine, refs: readonly RecordRef[]): Promise<Set<string>> {
   const doomed = new Map<string, RecordStoreDocument>();
-  const doomedIds = new Set<string>();
   let frontier: RecordStoreDocument[] = [
     ...(
       await getRecords(
@@ -73,7 +118,6 @@ export async function deletionClosure(engine: Engine, refs: readonly RecordRef[]
     for (const record of records) {
       if (doomed.has(record.key)) continue;
       doomed.set(record.key, record);
-      doomedIds.add(record.id);
       added.push(record);
     }
     return added;
@@ -116,15 +160,15 @@ export async function deletionClosure(engine: Engine, refs: readonly RecordRef[]
       }
     }
     const extra = extraKeys.length > 0 ? [...(await getRecords(engine, extraKeys)).values()] : [];
-    // Children that nest under nothing that stays.
-    const children: RecordStoreDocument[] = [];
+    // Children that nest under nothing that stays. `parent_ids` holds bare ids: what it finds is
+    // checked by table and id, as a record of another table may share a doomed record's id.
+    const candidates = new Map<string, RecordStoreDocument>();
     const parentIds = frontier.map((r) => r.id);
     for (const doc of await findDocuments(engine, 'parent_ids', parentIds, undefined)) {
-      for (const record of unpackDocument(doc)) {
-        if (record.parent_ids.length > 0 && record.parent_ids.every((p) => doomedIds.has(p)))
-          children.push(record);
-      }
+      for (const record of unpackDocument(doc))
+        if (!doomed.has(record.key)) candidates.set(record.key, record);
     }
+    const children = await nestingOnlyUnder(engine, [...candidates.values()], new Set(doomed.keys()));
     frontier = take([...extra, ...attributes, ...children]);
   }
   return new Set(doomed.keys());

@@ -120,6 +120,35 @@ export function parentIdsOf(type: RecordType, record: Fields): string[] {
   return [...new Set(ids)];
 }
 
+/**
+ * A parent a record nests under. Ids are unique per table only (an organization may share its id
+ * with a service), so a parent is a key, `type:id`, wherever the link names its table: a child
+ * collection's field does (a phone's `service_id` is a service's id, never an organization's). An
+ * attribute's `link_id` and a metadata's `resource_id` name an id in any table that carries
+ * attributes (metadata); `named` is the table `link_entity` (`resource_type`) names, which
+ * published data often gets wrong (assemble.ts nests them by the same rule).
+ */
+export type ParentLink =
+  | { key: string }
+  | { id: string; named: RecordType | undefined; carrier: 'attributes' | 'metadata' };
+
+/** The parents a record nests under (the typed form of `parentIdsOf`). */
+export function parentLinksOf(type: RecordType, record: Fields): ParentLink[] {
+  const links: ParentLink[] = [];
+  for (const [field, parentType] of parentFieldsOf(type)) {
+    const value = record[field];
+    if (typeof value === 'string') links.push({ key: recordKey(parentType, value) });
+  }
+  const untyped = (id: unknown, entity: unknown, carrier: 'attributes' | 'metadata') => {
+    if (typeof id !== 'string') return;
+    const named = typeof entity === 'string' ? asRecordType(entity) : undefined;
+    links.push({ id, named, carrier });
+  };
+  if (type === 'attribute') untyped(record.link_id, record.link_entity, 'attributes');
+  if (type === 'metadata') untyped(record.resource_id, record.resource_type, 'metadata');
+  return links;
+}
+
 /** Every id a record points at, with the type it should have: parents and references. */
 export function outgoingLinksOf(
   type: RecordType,

