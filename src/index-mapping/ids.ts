@@ -1,10 +1,17 @@
 /**
  * HSDS ids are UUIDs, which name the same thing in any case (RFC 9562 compares them
- * case-insensitively). Records, and every reference between them, keep the ids their publisher
- * gave: rewriting them at import would have to find and rewrite every reference too. So lookups
- * and id filters try the id as given, lower-cased and upper-cased: a publisher's upper-case ids
- * resolve from lower-case links and the other way round. (Ids in mixed case match only as given.)
+ * case-insensitively). The records store keys a record by `type:id`, so an id kept as published
+ * would let `0D2A...` and `0d2a...` be two records (a PUT under one case created a second service).
+ * Every write path therefore stores ids, and every reference to one, in lower case: an import
+ * (src/ingest/leniency.ts lowerCaseIds, strict or not), the write API and deletions (`storedId`).
+ *
+ * Reads still try the id as given, lower-cased and upper-cased (`caseVariants`): a client may ask
+ * in any case, and a store written before ids were lower-cased may hold upper-case ones until
+ * `hsds check-ids --fix` rewrites them. (Ids in mixed case match only as given.)
  */
 export function caseVariants(id: string): string[] {
   return [...new Set([id, id.toLowerCase(), id.toUpperCase()])];
 }
+
+/** The id as the store holds it: lower case. */
+export const storedId = (id: string): string => id.toLowerCase();

@@ -22,6 +22,7 @@ import { engineCall } from '../engine/engine.ts';
 import { findDocuments, getRecords } from '../engine/records.ts';
 import type { RecordType } from '../hsds/index.ts';
 import { F } from '../index-mapping/fields.ts';
+import { caseVariants } from '../index-mapping/ids.ts';
 import { type RecordStoreDocument, unpackDocument } from '../index-mapping/record-store.document.ts';
 import { hasAttributes, hasMetadata, type ParentLink, parentLinksOf, recordKey } from './nesting.ts';
 
@@ -105,11 +106,13 @@ export async function nestingOnlyUnder(
  */
 export async function deletionClosure(engine: Engine, refs: readonly RecordRef[]): Promise<Set<string>> {
   const doomed = new Map<string, RecordStoreDocument>();
+  // Ids are stored in lower case (index-mapping/ids.ts); a store written before may hold another
+  // case, and a deletion takes the record in whichever case it was stored.
   let frontier: RecordStoreDocument[] = [
     ...(
       await getRecords(
         engine,
-        refs.map((r) => recordKey(r.type, r.id)),
+        refs.flatMap((r) => caseVariants(r.id).map((id) => recordKey(r.type, id))),
       )
     ).values(),
   ];

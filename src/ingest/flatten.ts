@@ -8,6 +8,8 @@
  * - unless the import is strict, every record goes through the leniency policy (leniency.ts)
  *   before validation, and an invalid optional field is dropped with a warning and the record
  *   kept; a missing or invalid required field (an id, a name) still rejects it;
+ * - ids and every reference to one are stored in lower case, strict or not (leniency.ts
+ *   lowerCaseIds), so an id in another case names the same record;
  * - nesting implies the parent link when the child does not state it (`phone.service_id`);
  * - a record that fails validation is skipped with the records nested in it, and every failure
  *   is reported with its field path and the value found;
@@ -19,7 +21,7 @@ import { z } from '@hono/zod-openapi';
 import { parseExtent } from '../geo/extent.ts';
 import { type RecordType, recordSchemas, tabularRecordSchemas } from '../hsds/index.ts';
 import type { AreaGeometry } from '../index-mapping/service-at-location.document.ts';
-import { applyLeniency, asRecordList, describeValue, type Repair } from './leniency.ts';
+import { applyLeniency, asRecordList, describeValue, lowerCaseIds, type Repair } from './leniency.ts';
 import {
   childLinks,
   hasAttributes,
@@ -356,7 +358,11 @@ function visit(
     fields.service_id = value.service.id;
   }
 
-  const repairs = walk.strict ? undefined : applyLeniency(type, fields, true, keys);
+  const repairs = lowerCaseIds(
+    type,
+    fields,
+    walk.strict ? undefined : applyLeniency(type, fields, true, keys),
+  );
   const id = typeof fields.id === 'string' ? fields.id : undefined;
   const result = validate(recordSchemas[type], fields, walk.strict);
   const base = { source: walk.source, record_type: type, ...(id ? { record_id: id } : {}) };
@@ -473,7 +479,7 @@ export function flattenRow(
   options: FlattenOptions = {},
 ): Flattened {
   const strict = options.strict ?? false;
-  const repairs = strict ? undefined : applyLeniency(type, row, false, noFields);
+  const repairs = lowerCaseIds(type, row, strict ? undefined : applyLeniency(type, row, false, noFields));
   const id = typeof row.id === 'string' ? row.id : undefined;
   const result = validate(tabularRecordSchemas[type], row, strict);
   const base = { source, record_type: type, ...(id ? { record_id: id } : {}) };

@@ -23,7 +23,8 @@
  * - a taxonomy term's `x-alternate_names` (the licensee's synonyms of its name) becomes a clean
  *   list of names: index-mapping/taxonomy-vocabulary.ts says how;
  * - a single record where a list belongs is wrapped in a list; anything else there (a string,
- *   `"languages": "English"`) is dropped with a warning, as records need ids.
+ *   `"languages": "English"`) is dropped with a warning, as records need ids;
+ * - ids and references to them are lower-cased (`lowerCaseIds`, also for strict imports).
  * Every change is returned as a repair (field, value found, what was done), reported by import.
  *
  * Cost: a valid record pays one pass over its keys with a character test per string; nothing is
@@ -111,6 +112,8 @@ function kindOf(name: string, field: z.ZodType): FieldKind {
 type Plan = {
   fields: ReadonlyMap<string, FieldKind>;
   names: readonly string[];
+  /** The record's id and its references to other records (`*_id`, `link_id`): UUIDs. */
+  ids: readonly string[];
   /** Required plain-text fields: `""` is valid there, so a blank one is kept as `""` (JSON). */
   requiredText: ReadonlySet<string>;
 };
@@ -126,7 +129,8 @@ const plans = new Map<RecordType, Plan>(
         requiredText.add(name);
       }
     }
-    return [type, { fields, names: [...fields.keys()], requiredText }];
+    const ids = [...fields].filter(([, kind]) => kind.kind === 'uuid').map(([name]) => name);
+    return [type, { fields, names: [...fields.keys()], ids, requiredText }];
   }),
 );
 
@@ -440,6 +444,39 @@ export function applyLeniency(
     if (repaired.value === undefined) delete fields[key];
     else fields[key] = repaired.value;
     note(key, value, repaired.action, repaired.effect ?? 'changed');
+  }
+  return repairs;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const UPPER = /[A-F]/;
+
+/**
+ * Ids in lower case: the record's id and every reference it makes (`service_id`, `link_id`...). A
+ * UUID names the same thing in any case (RFC 9562), and the records store keys records by
+ * `type:id`: an id stored as published would make `0D2A...` and `0d2a...` two records. Every
+ * write path (import, strict or not, and the write API) goes through here, so references agree
+ * with the ids they name. Not a leniency: applied to strict imports too. A value that is not a
+ * UUID is left as found, for validation to reject as published. Each change is a repair (info),
+ * merged into one the leniency already made of the field (spaces removed).
+ */
+export function lowerCaseIds(
+  type: RecordType,
+  fields: Fields,
+  repairs: Repair[] | undefined,
+): Repair[] | undefined {
+  for (const key of plans.get(type)!.ids) {
+    const value = fields[key];
+    if (typeof value !== 'string' || !UPPER.test(value) || !UUID.test(value)) continue;
+    fields[key] = value.toLowerCase();
+    const action = 'read in lower case (ids are stored in lower case: a UUID names one record in any case)';
+    const earlier = repairs?.find((r) => r.field === key);
+    if (earlier) {
+      earlier.action = `${earlier.action}, ${action}`;
+      continue;
+    }
+    repairs ??= [];
+    repairs.push({ field: key, found: value, action, effect: 'changed', severity: 'info' });
   }
   return repairs;
 }

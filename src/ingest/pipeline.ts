@@ -8,6 +8,7 @@ import { createBulkWriter } from '../engine/bulk.ts';
 import type { Engine } from '../engine/engine.ts';
 import { flushRecords, getRecords, refreshRecords, removeRecords } from '../engine/records.ts';
 import { updateTombstones } from '../engine/tombstones.ts';
+import { caseVariants } from '../index-mapping/ids.ts';
 import { syncTaxonomyVocabulary } from '../engine/vocabulary.ts';
 import { ChangeSet } from './changes.ts';
 import { deletionClosure, type RecordRef } from './deletion.ts';
@@ -157,11 +158,10 @@ export async function deleteRecords(
   options: { dryRun?: boolean; signal?: AbortSignal } = {},
 ): Promise<DeleteResult> {
   await refreshRecords(engine);
-  const stored = await getRecords(
-    engine,
-    refs.map((r) => recordKey(r.type, r.id)),
-  );
-  const missing = refs.filter((r) => !stored.has(recordKey(r.type, r.id)));
+  // In whichever case the id was stored (deletion.ts takes every case of it).
+  const keysOf = (r: RecordRef) => caseVariants(r.id).map((id) => recordKey(r.type, id));
+  const stored = await getRecords(engine, refs.flatMap(keysOf));
+  const missing = refs.filter((r) => !keysOf(r).some((key) => stored.has(key)));
   const keys = await deletionClosure(engine, refs);
   if (options.dryRun || keys.size === 0) return { keys, missing };
   return { keys, missing, ...(await removeAndPublish(engine, keys, options)) };

@@ -29,6 +29,7 @@ import {
   removeRecords,
 } from '../engine/records.ts';
 import type { RecordType } from '../hsds/index.ts';
+import { caseVariants, storedId } from '../index-mapping/ids.ts';
 import { type RecordStoreDocument, unpackDocument } from '../index-mapping/record-store.document.ts';
 import { deletionClosure, nestingOnlyUnder } from './deletion.ts';
 import { flattenNested, type Issue } from './flatten.ts';
@@ -94,7 +95,10 @@ function serialised<T>(engine: Engine, purpose: string, work: () => Promise<T>):
 }
 
 /** Validates a body as import would; throws WriteRejectedError with every error. */
-export function validateBody(type: RecordType, id: string, body: unknown) {
+export function validateBody(type: RecordType, pathId: string, body: unknown) {
+  // Stored in lower case, as an import stores it (index-mapping/ids.ts): an id in another case
+  // names the same record, never a second one. flattenNested lower-cases the body's ids.
+  const id = storedId(pathId);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new WriteRejectedError([
       {
@@ -108,7 +112,7 @@ export function validateBody(type: RecordType, id: string, body: unknown) {
   }
   const record = body as Record<string, unknown>;
   if (record.id === undefined) record.id = id;
-  if (record.id !== id) {
+  if (typeof record.id !== 'string' || storedId(record.id) !== id) {
     throw new WriteRejectedError([
       {
         severity: 'error',
@@ -117,7 +121,7 @@ export function validateBody(type: RecordType, id: string, body: unknown) {
         record_type: type,
         record_id: id,
         path: 'id',
-        reason: `the body's id (${JSON.stringify(record.id)}) is not the id in the path (${id})`,
+        reason: `the body's id (${JSON.stringify(record.id)}) is not the id in the path (${pathId})`,
       },
     ]);
   }
@@ -192,7 +196,10 @@ async function replacedChildren(
 async function requireServedParent(engine: Engine, type: RecordType, record: Record<string, unknown>) {
   if (type !== 'service_at_location') return;
   const serviceId = record.service_id;
-  if (typeof serviceId === 'string' && (await getRecords(engine, [recordKey('service', serviceId)])).size > 0)
+  if (
+    typeof serviceId === 'string' &&
+    (await getRecords(engine, [recordKey('service', storedId(serviceId))])).size > 0
+  )
     return;
   throw new WriteRejectedError([
     {
@@ -248,7 +255,8 @@ const recordsOf = async (engine: Engine, keys: Iterable<string>) => {
 
 /** Creates or replaces a record from its nested body (the GET /{resource}/{id} shape). */
 export function putRecord(engine: Engine, request: WriteRequest, body: unknown): Promise<WriteResult> {
-  const { type, id, actor } = request;
+  const { type, actor } = request;
+  const id = storedId(request.id);
   const { record, flattened } = validateBody(type, id, body);
   return serialised(engine, `write ${type} ${id}`, async () => {
     await refreshRecords(engine);
@@ -299,11 +307,14 @@ export function putRecord(engine: Engine, request: WriteRequest, body: unknown):
 
 /** Deletes a record with what its deletion takes (deletion.ts); false when it is not stored. */
 export function deleteRecord(engine: Engine, request: WriteRequest): Promise<WriteResult | undefined> {
-  const { type, id, actor } = request;
+  const { type, actor } = request;
+  const id = storedId(request.id);
   return serialised(engine, `delete ${type} ${id}`, async () => {
     await refreshRecords(engine);
     const key = recordKey(type, id);
-    const exists = (await getRecords(engine, [key])).has(key);
+    // In whichever case it was stored (a store written before ids were lower-cased).
+    const variants = caseVariants(id).map((v) => recordKey(type, v));
+    const exists = (await getRecords(engine, variants)).size > 0;
     if (request.precondition && !(await request.precondition(exists))) throw new PreconditionFailedError();
     if (!exists) return undefined;
     // The closure is computed once: what the audit records is what is removed.

@@ -19,7 +19,8 @@ const MAX_BODY_BYTES = 2048;
 const app = createTestApp(engine, { MAX_BODY_BYTES: String(MAX_BODY_BYTES) });
 const dataset = generateDataset({ services: 12, seed: 'api-http-edges' });
 const generated = [...dataset.services()] as ServiceFull[];
-// A publisher whose ids are upper case: this service is stored (and indexed) under that id.
+// Read indices built before ids were stored in lower case (src/index-mapping/ids.ts), from a
+// publisher whose ids are upper case: this service is indexed under its upper-case id.
 const upperCased = { ...generated[0]!, id: generated[0]!.id.toUpperCase() };
 const services = [upperCased, ...generated.slice(1)];
 

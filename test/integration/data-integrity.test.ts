@@ -7,11 +7,13 @@
  * - URI fields hold http, https, mailto and tel only (a `javascript:` URL is dropped at import and
  *   refused by a write).
  */
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newToken } from '../../src/api/auth.ts';
 import type { ServiceFull } from '../../src/hsds/index.ts';
+import type { ImportReport } from '../../src/ingest/import-report.ts';
 import { generateDataset } from '../../src/synthetic/generate.ts';
-import { getJson, type JsonObject } from '../support/api-requests.ts';
+import { getJson, getNdjson, getPage, type JsonObject } from '../support/api-requests.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
 import { createFeeds, type Feeds } from '../support/feeds.ts';
 
@@ -27,6 +29,7 @@ const put = (path: string, body: unknown) =>
   app.request(path, { method: 'PUT', headers, body: JSON.stringify(body) });
 const del = (path: string) => app.request(path, { method: 'DELETE', headers });
 const read = async (path: string) => (await getJson(app, path)).body;
+const readReport = async (file: string) => JSON.parse(await readFile(file, 'utf8')) as ImportReport;
 
 // What a service nests by its id: what a deletion by a bare id took from it.
 const collections = [
@@ -82,5 +85,53 @@ describe('children belong to a parent of one type', () => {
     expect(await read(path)).toEqual(before);
     expect((await del(`/organizations/${service.id}`)).status).toBe(204);
     expect(await read(path)).toEqual(before);
+  });
+});
+
+describe('ids name the same record in any case', () => {
+  it('a PUT under the upper-case id replaces the record; a DELETE of the lower-case id removes it', async () => {
+    const service = services[0]!;
+    const upper = service.id.toUpperCase();
+    const current = await read(`/services/${service.id}`);
+    const res = await put(`/services/${upper}`, { ...current, id: upper, name: 'Upper Case Quince Advice' });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const found = await getPage(app, '/services?search=quince', 'service_list_item');
+    expect(found.contents.map((s) => s.id)).toEqual([service.id]);
+    const all = await getNdjson(app, '/services?format=ndjson&minimal=true');
+    expect(all.filter((s) => (s.id as string).toLowerCase() === service.id)).toHaveLength(1);
+    expect((await read(`/services/${service.id}`)).name).toBe('Upper Case Quince Advice');
+
+    expect((await del(`/services/${service.id}`)).status).toBe(204);
+    expect((await app.request(`/services/${upper}`)).status).toBe(404);
+    expect((await app.request(`/services/${service.id}`)).status).toBe(404);
+  });
+
+  it('an import stores ids and references in lower case, and reports each id it changed', async () => {
+    const template = services[3]!;
+    const shouting = JSON.parse(
+      JSON.stringify(template, (key, value) =>
+        (key === 'id' || key.endsWith('_id')) && typeof value === 'string' ? value.toUpperCase() : value,
+      ),
+    ) as ServiceFull;
+    const { reportFile } = await feeds.importFile('shouting.json', [shouting]);
+    const report = await readReport(reportFile);
+    const lowered = report.issues.filter(
+      (i) => i.kind === 'repaired' && i.record_id === template.id && i.path === 'id',
+    );
+    expect(lowered).toHaveLength(1);
+    expect(lowered[0]).toMatchObject({ severity: 'info', value: `string "${template.id.toUpperCase()}"` });
+    expect(lowered[0]!.reason).toMatch(/lower case/);
+    // The same records as the lower-case feed brought: one service, its links whole.
+    const all = await getNdjson(app, '/services?format=ndjson&minimal=true');
+    expect(all.map((s) => s.id as string).filter((id) => id.toLowerCase() === template.id)).toEqual([
+      template.id,
+    ]);
+    const served = await read(`/services/${template.id}`);
+    expect(served.id).toBe(template.id);
+    expect((served.organization as JsonObject).id).toBe(template.organization_id);
+    expect(countsOf(served)).toEqual(countsOf(template as unknown as JsonObject));
+    expect(JSON.stringify(served)).not.toMatch(
+      /[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}/,
+    );
   });
 });

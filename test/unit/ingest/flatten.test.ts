@@ -132,6 +132,54 @@ describe('flattenRow (tabular)', () => {
   });
 });
 
+describe('ids in lower case', () => {
+  // Every id and reference (`id`, `*_id`) as a publisher of upper-case UUIDs writes them.
+  const shouting = <T>(value: T): T =>
+    JSON.parse(
+      JSON.stringify(value, (key, v) =>
+        (key === 'id' || key.endsWith('_id')) && typeof v === 'string' ? v.toUpperCase() : v,
+      ),
+    ) as T;
+  const stored = (records: { type: string; id: string; record: unknown }[]) =>
+    records.map((r) => [r.type, r.id, r.record]);
+
+  it('stores every id and reference in lower case, strict or not, one note per field changed', () => {
+    const service = syntheticServices(1)[0]!;
+    for (const strict of [false, true]) {
+      const lower = flattenNested('service', service, 'feed.json', { strict });
+      const upper = flattenNested('service', shouting(service), 'feed.json', { strict });
+      expect(upper.rejected).toEqual([]);
+      expect(upper.issues).toEqual([]);
+      expect(stored(upper.records)).toEqual(stored(lower.records));
+      const notes = upper.records.flatMap((r) => r.notes);
+      expect(notes.length).toBeGreaterThan(upper.records.length);
+      for (const note of notes) {
+        expect(note).toMatchObject({ severity: 'info', kind: 'repaired' });
+        expect(note.reason).toMatch(/^read in lower case/);
+      }
+      expect(notes.find((n) => n.path === 'id')).toMatchObject({
+        record_id: service.id,
+        value: `string "${service.id.toUpperCase()}"`,
+      });
+    }
+  });
+
+  it('says so beside a spaces repair, and leaves an id that is no UUID for validation', () => {
+    const id = '0D2A7C1E-1111-4111-8111-111111111111';
+    const row = { id: ` ${id}`, number: '01632 960000', service_id: '11111111-1111-4111-8111-11111111111A' };
+    const { records } = flattenRow('phone', row, 'phones.csv:2');
+    expect(records[0]!.record).toMatchObject({
+      id: id.toLowerCase(),
+      service_id: '11111111-1111-4111-8111-11111111111a',
+    });
+    expect(records[0]!.notes.find((n) => n.path === 'id')!.reason).toBe(
+      'spaces removed, read in lower case (ids are stored in lower case: a UUID names one record in any case)',
+    );
+    const bad = flattenRow('phone', { ...row, id: 'PHONE-1' }, 'phones.csv:3', { strict: true });
+    expect(bad.issues.map((i) => [i.path, i.value])).toEqual([['id', 'string "PHONE-1"']]);
+  });
+});
+
 // What import stores and reindex reads back, without an engine: flatten, merge repeats the way
 // import does, file under parents, nest again.
 function roundTrip(service: unknown) {
