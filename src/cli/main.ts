@@ -11,6 +11,8 @@ commands:
                                          and publish what changed (--help for --source, --since...)
   delete <type> <id>...                  delete records (with what hangs off them) and publish that
   publish                                finish publishing what an interrupted import or delete stored
+  check-ids [--fix]                      list stored records whose ids are not in lower case (a store
+                                         written by an earlier version); --fix stores them in lower case
   reindex [--rollback]                   rebuild the read indices from hsds-records, swap aliases atomically
                                          (--rollback: point the aliases back at the previous version)
   generate --services N --seed S --out DIR   write a synthetic HSDS dataset
@@ -40,6 +42,7 @@ async function main(): Promise<number> {
         import: () => import('./import.command.ts'),
         delete: () => import('./delete.command.ts'),
         publish: () => import('./publish.command.ts'),
+        'check-ids': () => import('./check-ids.command.ts'),
         reindex: () => import('./reindex.command.ts'),
         generate: () => import('./generate.command.ts'),
         postcodes: () => import('./postcodes.command.ts'),

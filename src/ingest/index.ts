@@ -4,6 +4,7 @@
  * enforces it for src/cli).
  */
 
+export { checkIdCase, fixIdCase, formatIdCaseReport } from './id-case.ts';
 export { isUrl } from './import.ts';
 export { formatImportSummary } from './import-report.ts';
 export { deleteRecords, importAndReindex, reindexWithProgress, serveTaxonomySynonyms } from './pipeline.ts';

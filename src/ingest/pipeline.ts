@@ -5,11 +5,12 @@
  */
 
 import { createBulkWriter } from '../engine/bulk.ts';
+import type { Lease } from '../engine/control.ts';
 import type { Engine } from '../engine/engine.ts';
 import { flushRecords, getRecords, refreshRecords, removeRecords } from '../engine/records.ts';
 import { updateTombstones } from '../engine/tombstones.ts';
-import { caseVariants } from '../index-mapping/ids.ts';
 import { syncTaxonomyVocabulary } from '../engine/vocabulary.ts';
+import { caseVariants } from '../index-mapping/ids.ts';
 import { ChangeSet } from './changes.ts';
 import { deletionClosure, type RecordRef } from './deletion.ts';
 import { type ImportOptions, type ImportResult, importSource } from './import.ts';
@@ -109,12 +110,16 @@ export async function serveTaxonomySynonyms(engine: Engine): Promise<void> {
 export async function publishOrReindex(
   engine: Engine,
   changes: ChangeSet,
-  options: Pick<PipelineOptions, 'signal' | 'progress' | 'reindexOptions'> = {},
+  options: Pick<PipelineOptions, 'signal' | 'progress' | 'reindexOptions'> & {
+    /** The publish lease, taken already by the caller; released when the publish ends (see PublishOptions). */
+    publishLease?: Lease;
+  } = {},
 ): Promise<{ publish?: PublishReport; reindex?: ReindexReport }> {
   if (!changes.all) {
     try {
       const publish = await publishChanges(engine, changes.keys, {
         ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.publishLease ? { lease: options.publishLease } : {}),
         onPublished: () => changes.published(),
       });
       // Changed terms may bring or take the licensee's synonyms (taxonomy-vocabulary.ts).
@@ -125,6 +130,8 @@ export async function publishOrReindex(
       engine.logger.info({ reason: error.message }, 'publishing with a full reindex');
     }
   }
+  // A reindex publishes by its own swap: the caller's lease would hold other publishes back for it.
+  await options.publishLease?.release();
   const report = await reindexWithProgress(engine, {
     ...options.reindexOptions,
     ...(options.signal ? { signal: options.signal } : {}),
@@ -174,7 +181,7 @@ export async function deleteRecords(
 export async function removeAndPublish(
   engine: Engine,
   keys: ReadonlySet<string>,
-  options: { signal?: AbortSignal } = {},
+  options: { signal?: AbortSignal; publishLease?: Lease } = {},
 ) {
   const changes = new ChangeSet(engine);
   for (const key of keys) changes.add(key);

@@ -24,6 +24,7 @@ import { createBulkWriter } from '../engine/bulk.ts';
 import {
   abandonedChanges,
   type ChangeEntry,
+  type Lease,
   listChanges,
   logChange,
   markChangesDone,
@@ -67,6 +68,11 @@ export type PublishOptions = {
   tombstoneRetentionDays?: number;
   /** How long to wait for another publish to finish (ms). */
   waitMs?: number;
+  /**
+   * The publish lease, taken already by the caller (a write takes it before it changes anything,
+   * so its wait is bounded and a refusal leaves nothing written); released when this publish ends.
+   */
+  lease?: Lease;
   /**
    * The changes are logged already (an import logs them before it writes the store): called once
    * they are published, to mark them done. Without it, the publish logs them itself.
@@ -234,7 +240,11 @@ export async function publishChanges(
   const live = options.targets === undefined;
   const targets = options.targets ?? (await liveTargets(engine));
   const lease = live
-    ? await waitForLease(engine, 'publish', { purpose: 'publish changes', waitMs: options.waitMs ?? 120_000 })
+    ? (options.lease ??
+      (await waitForLease(engine, 'publish', {
+        purpose: 'publish changes',
+        waitMs: options.waitMs ?? 120_000,
+      })))
     : undefined;
   try {
     const keys = new Set(changedKeys);

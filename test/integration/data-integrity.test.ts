@@ -10,8 +10,13 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newToken } from '../../src/api/auth.ts';
-import type { ServiceFull } from '../../src/hsds/index.ts';
+import { recordsIndex, refreshRecords } from '../../src/engine/records.ts';
+import type { RecordType, ServiceFull } from '../../src/hsds/index.ts';
+import { toRecordStoreDocument, toSingleDocument } from '../../src/index-mapping/record-store.document.ts';
+import { checkIdCase, fixIdCase, formatIdCaseReport } from '../../src/ingest/id-case.ts';
 import type { ImportReport } from '../../src/ingest/import-report.ts';
+import { parentIdsOf } from '../../src/ingest/nesting.ts';
+import { reindex } from '../../src/ingest/reindex.ts';
 import { generateDataset } from '../../src/synthetic/generate.ts';
 import { getJson, getNdjson, getPage, type JsonObject } from '../support/api-requests.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
@@ -133,5 +138,93 @@ describe('ids name the same record in any case', () => {
     expect(JSON.stringify(served)).not.toMatch(
       /[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}/,
     );
+  });
+});
+
+describe('hsds check-ids: a store written before ids were lower-cased', () => {
+  // Single store documents as an earlier version wrote them, ids as published.
+  async function storeAsPublished(records: { type: string; record: Record<string, unknown> }[]) {
+    const run = Date.now();
+    for (const { type, record } of records) {
+      const doc = toRecordStoreDocument(
+        type,
+        record.id as string,
+        record,
+        parentIdsOf(type as RecordType, record),
+        'legacy-feed.json',
+      );
+      await engine.client.index({
+        index: recordsIndex(engine),
+        id: doc.key,
+        body: toSingleDocument(doc, run, true),
+      } as never);
+    }
+    await refreshRecords(engine);
+    await reindex(engine);
+  }
+
+  it('lists records whose ids are not lower case, and --fix stores them in lower case, one record per id', async () => {
+    const copied = services[6]!;
+    const upper = copied.id.toUpperCase();
+    const { organization: _, ...fields } = services[7]!;
+    const fresh = {
+      id: '9A3F7C1E-2B4D-4E6F-8A0B-1C2D3E4F5A6B',
+      phone: 'a1b2c3d4-0000-4000-8000-0000000000ff',
+    };
+    await storeAsPublished([
+      // The copy a PUT under the upper-case id made, written after the original.
+      {
+        type: 'service',
+        record: {
+          id: upper,
+          organization_id: copied.organization_id,
+          name: 'Shouted Copy Of A Service',
+          status: 'active',
+        },
+      },
+      // A service known only in upper case, its organization named in upper case too, and a phone
+      // whose own id is lower case but whose link to the service is not.
+      {
+        type: 'service',
+        record: {
+          id: fresh.id,
+          organization_id: fields.organization_id!.toUpperCase(),
+          name: 'Legacy Upper Case Service',
+          status: 'active',
+        },
+      },
+      { type: 'phone', record: { id: fresh.phone, service_id: fresh.id, number: '01224 111222' } },
+    ]);
+
+    const found = await checkIdCase(engine);
+    expect(found.recordsRead).toBeGreaterThan(100);
+    expect(
+      found.findings.map((f) => [f.key, f.fields.map((field) => field.field), f.collidesWith]).sort(),
+    ).toEqual(
+      [
+        [`phone:${fresh.phone}`, ['service_id'], []],
+        [`service:${fresh.id}`, ['id', 'organization_id'], []],
+        [`service:${upper}`, ['id'], [`service:${copied.id}`]],
+      ].sort(),
+    );
+    expect(formatIdCaseReport(found)).toContain('1 are one id stored in two cases');
+
+    const fixed = await fixIdCase(engine);
+    expect(fixed.restored.sort()).toEqual(
+      [`phone:${fresh.phone}`, `service:${fresh.id.toLowerCase()}`, `service:${copied.id}`].sort(),
+    );
+    expect(fixed.deleted.sort()).toEqual([`service:${fresh.id}`, `service:${upper}`].sort());
+    expect((await checkIdCase(engine)).findings).toEqual([]);
+
+    // One service per id, the copy written last kept; the legacy one served in lower case, whole.
+    const all = await getNdjson(app, '/services?format=ndjson&minimal=true');
+    expect(all.filter((s) => (s.id as string).toLowerCase() === copied.id).map((s) => s.id)).toEqual([
+      copied.id,
+    ]);
+    expect((await read(`/services/${copied.id}`)).name).toBe('Shouted Copy Of A Service');
+    const legacy = await read(`/services/${fresh.id.toLowerCase()}`);
+    expect(legacy.id).toBe(fresh.id.toLowerCase());
+    expect((legacy.organization as JsonObject).id).toBe(fields.organization_id);
+    expect((legacy.phones as JsonObject[]).map((p) => p.id)).toEqual([fresh.phone]);
   });
 });
