@@ -1,15 +1,20 @@
 /**
- * `npm run bench:relevance`: how good `search` is, by measure. Loads the relevance corpus
- * (bench/relevance/corpus.ts, 160 services) into a throw-away index prefix on a real engine, asks
- * the real API `/services?search=...` for every query of the judged set (bench/relevance/
- * judgments.ts), and prints nDCG@10, recall@10 and the zero-result rate per query class and
- * overall. Results are written to bench/results/ (git-ignored).
+ * `npm run bench:relevance`: how good `search` is, by measure, on two judged sets (bench/relevance/
+ * sets.ts): the development set (bench/relevance/corpus.ts, judgments.ts), which rules, weights and
+ * the vocabulary are tuned on, then the held-out set (bench/relevance/heldout/), never tuned on, so
+ * the second says how far the tuning generalises. Each set's corpus is loaded into its own
+ * throw-away index prefix on a real engine; the real API is asked `/services?search=...` for every
+ * query of its judgments; nDCG@10, recall@10, the zero-result rate (answerable queries that found
+ * nothing) and the false-positive rate (`none` queries that found anything) are printed per query
+ * class, for the answerable queries and overall, then side by side per set. Results are written
+ * to bench/results/ (git-ignored).
  *
  * - The engine: OPENSEARCH_URL, else the local engine on ENGINE_PORT (started if needed, stopped
  *   after only if started here).
  * - The API is built in this process from the environment's configuration (so SYNONYMS_FILE and
  *   the other search settings apply), as the server builds it.
- * - `--queries` prints every query with its score and first results; `--class NAME` only that class.
+ * - `--set dev|heldout|both` (default both); `--queries` prints every query with its score and
+ *   first results; `--class NAME` only that class (of the sets that have it).
  */
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
@@ -21,29 +26,33 @@ import { loadConfig } from '../src/config.ts';
 import { createEngine } from '../src/engine/index.ts';
 import { loadVocabulary } from '../src/engine/vocabulary.ts';
 import { writeReadIndices } from '../src/ingest/read-indices.writer.ts';
-import { benchEngineSettings, dropIndices, openBenchEngine } from './lib/bench-engine.ts';
+import { type BenchEngine, benchEngineSettings, dropIndices, openBenchEngine } from './lib/bench-engine.ts';
 import { formatTable, writeResults } from './lib/results.ts';
-import { CORPUS_SERVICES } from './relevance/corpus.ts';
-import { JUDGMENTS, QUERY_CLASSES } from './relevance/judgments.ts';
-import { K, type QueryScore, scoreQuery, summarise } from './relevance/metrics.ts';
-import { CORPUS_TAXONOMY, corpusServices, corpusTerms, keyOfServiceId } from './relevance/records.ts';
+import { K, type QueryScore, type Summary, scoreQuery } from './relevance/metrics.ts';
+import { corpusRecords } from './relevance/records.ts';
+import {
+  type JudgedSet,
+  judgmentProblems,
+  type SetSummary,
+  selectSets,
+  summariseSet,
+} from './relevance/sets.ts';
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const { values: options } = parseArgs({
-  options: { queries: { type: 'boolean', default: false }, class: { type: 'string' } },
+  options: {
+    queries: { type: 'boolean', default: false },
+    class: { type: 'string' },
+    set: { type: 'string', default: 'both' },
+  },
 });
 
-function checkJudgments(): void {
-  const keys = new Set(CORPUS_SERVICES.map(([key]) => key));
-  for (const judgment of JUDGMENTS)
-    for (const key of Object.keys(judgment.grades))
-      if (!keys.has(key)) throw new Error(`judgment "${judgment.query}" names unknown service ${key}`);
-}
-
-async function main(): Promise<void> {
-  checkJudgments();
-  const served = await openBenchEngine(log);
-  const prefix = `bench-relevance-${randomBytes(3).toString('hex')}`;
+/** Loads a set's corpus into its own index prefix and asks the API each of its (selected) queries. */
+async function scoreSet(
+  set: JudgedSet,
+  served: BenchEngine,
+): Promise<{ prefix: string; scores: QueryScore[] }> {
+  const prefix = `bench-relevance-${set.name}-${randomBytes(3).toString('hex')}`;
   const config = loadConfig({
     ...process.env,
     LOG_LEVEL: 'silent',
@@ -60,10 +69,11 @@ async function main(): Promise<void> {
     pino({ level: 'warn' }),
   );
   try {
+    const records = corpusRecords(set.corpus);
     await writeReadIndices(engine, {
-      services: corpusServices(),
-      taxonomies: [CORPUS_TAXONOMY],
-      taxonomyTerms: corpusTerms(),
+      services: records.services,
+      taxonomies: [records.taxonomy],
+      taxonomyTerms: records.terms,
     });
     const logger = pino({ level: 'silent' });
     const app = createApp({
@@ -72,85 +82,107 @@ async function main(): Promise<void> {
       geocoder: createGeocoder(config, engine),
       logger,
     });
-    const keys = keyOfServiceId();
-    const judgments = JUDGMENTS.filter((j) => !options.class || j.class === options.class);
+    const judgments = set.judgments.filter((j) => !options.class || j.class === options.class);
     const scores: QueryScore[] = [];
     for (const judgment of judgments) {
       const response = await app.request(
         `/services?search=${encodeURIComponent(judgment.query)}&per_page=${K}`,
       );
       if (response.status !== 200)
-        throw new Error(`${judgment.query}: HTTP ${response.status} ${await response.text()}`);
+        throw new Error(`${set.name} "${judgment.query}": HTTP ${response.status} ${await response.text()}`);
       const page = (await response.json()) as { total_items: number; contents: { id: string }[] };
       scores.push(
         scoreQuery(
           judgment,
-          page.contents.map((s) => keys.get(s.id) ?? '?'),
+          page.contents.map((s) => records.keyOfServiceId.get(s.id) ?? '?'),
           page.total_items,
         ),
       );
     }
-    const classes = QUERY_CLASSES.filter((c) => scores.some((s) => s.class === c));
-    const summaries = Object.fromEntries(
-      classes.map((c) => [c, summarise(scores.filter((s) => s.class === c))]),
-    );
-    const overall = summarise(scores);
-    const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-    if (options.queries) {
-      const rows = scores.map((s) => [
-        s.class,
-        s.query,
-        s.ndcg.toFixed(2),
-        s.recall?.toFixed(2) ?? '-',
-        s.total,
-        s.top.slice(0, 4).join(' '),
-      ]);
-      log(formatTable([['class', 'query', 'ndcg', 'recall', 'total', 'first results'], ...rows]));
-      log('');
-    }
-    const rows = [
-      ...classes.map((c) => {
-        const s = summaries[c]!;
-        return [
-          c,
-          s.queries,
-          s.ndcg.toFixed(3),
-          c === 'none' ? '-' : s.recall.toFixed(3),
-          c === 'none' ? pct(s.falseHitRate) : pct(s.zeroResultRate),
-        ];
-      }),
-      [
-        'overall',
-        overall.queries,
-        overall.ndcg.toFixed(3),
-        overall.recall.toFixed(3),
-        pct(overall.zeroResultRate),
-      ],
-    ];
-    log(
-      formatTable([
-        ['class', 'queries', `nDCG@${K}`, `recall@${K}`, 'zero results (none: any result)'],
-        ...rows,
-      ]),
-    );
-    log(
-      `load average ${loadavg()
-        .map((x) => x.toFixed(2))
-        .join(' ')}`,
-    );
-    const file = writeResults('relevance', {
-      prefix,
-      overall,
-      classes: summaries,
-      queries: scores,
-      loadavg: loadavg(),
-    });
-    log(`written to ${file}`);
+    return { prefix, scores };
   } finally {
     await dropIndices(engine);
     await engine.close();
+  }
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+const HEADER = ['', 'queries', `nDCG@${K}`, `recall@${K}`, 'zero results', 'false positives'];
+
+/** A row: answerable queries show recall and zero results, `none` queries false positives. */
+function row(label: string, s: Summary, kind: 'answerable' | 'none' | 'both'): (string | number)[] {
+  return [
+    label,
+    s.queries,
+    s.ndcg.toFixed(3),
+    kind === 'none' ? '-' : s.recall.toFixed(3),
+    kind === 'none' ? '-' : pct(s.zeroResultRate),
+    kind === 'answerable' ? '-' : pct(s.falseHitRate),
+  ];
+}
+
+function printSet(set: JudgedSet, scores: QueryScore[], summary: SetSummary): void {
+  log(`${set.name}: ${set.title}, ${set.corpus.services.length} services, ${scores.length} queries`);
+  if (options.queries) {
+    const rows = scores.map((s) => [
+      s.class,
+      s.query,
+      s.ndcg.toFixed(2),
+      s.recall?.toFixed(2) ?? '-',
+      s.total,
+      s.top.slice(0, 4).join(' '),
+    ]);
+    log(formatTable([['class', 'query', 'ndcg', 'recall', 'total', 'first results'], ...rows]));
+    log('');
+  }
+  const none = (c: string) => scores.every((s) => s.class !== c || s.recall === undefined);
+  log(
+    formatTable([
+      ['class', ...HEADER.slice(1)],
+      ...Object.entries(summary.classes).map(([c, s]) => row(c, s, none(c) ? 'none' : 'answerable')),
+      row('answerable', summary.answerable, 'answerable'),
+      row('overall', summary.overall, 'both'),
+    ]),
+  );
+  log('');
+}
+
+async function main(): Promise<void> {
+  const sets = selectSets(options.set);
+  const problems = sets.flatMap(judgmentProblems);
+  if (problems.length) throw new Error(problems.join('\n'));
+  const served = await openBenchEngine(log);
+  const results: Record<string, unknown> = {};
+  const overall: (string | number)[][] = [];
+  try {
+    for (const set of sets) {
+      if (options.class && !set.classes.includes(options.class)) {
+        log(`${set.name}: no class ${options.class} (${set.classes.join(', ')})`);
+        continue;
+      }
+      const { prefix, scores } = await scoreSet(set, served);
+      const summary = summariseSet(set.classes, scores);
+      printSet(set, scores, summary);
+      overall.push(row(set.name, summary.overall, 'both'));
+      results[set.name] = {
+        title: set.title,
+        prefix,
+        services: set.corpus.services.length,
+        ...summary,
+        queries: scores,
+      };
+    }
+  } finally {
     await served.stop();
   }
+  if (overall.length > 1) log(`${formatTable([['set', ...HEADER.slice(1)], ...overall])}\n`);
+  log(
+    `load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
+  const file = writeResults('relevance', { sets: results, loadavg: loadavg() });
+  log(`written to ${file}`);
 }
 
 await main();

@@ -3,9 +3,10 @@
  * recall@k and the zero-result rate, per query and averaged per class. A query judged to find
  * nothing scores 1 when it finds nothing and 0 otherwise.
  */
-import type { Judgment } from './judgments.ts';
-
 export const K = 10;
+
+/** A judged query of either set: grades by service key, 2 or 1; every other service is 0. */
+export type JudgedQuery = { query: string; class: string; grades: Readonly<Record<string, number>> };
 
 export type QueryScore = {
   query: string;
@@ -22,7 +23,7 @@ const gain = (grade: number) => 2 ** grade - 1;
 const discounted = (grades: readonly number[]) =>
   grades.slice(0, K).reduce((sum, grade, i) => sum + gain(grade) / Math.log2(i + 2), 0);
 
-export function scoreQuery(judgment: Judgment, resultKeys: readonly string[], total: number): QueryScore {
+export function scoreQuery(judgment: JudgedQuery, resultKeys: readonly string[], total: number): QueryScore {
   const top = resultKeys.slice(0, K);
   const grades = Object.values(judgment.grades);
   const base = { query: judgment.query, class: judgment.class, total, top };
