@@ -145,6 +145,15 @@ export const configSchema = z.object({
     .max(1_000_000)
     .default(600)
     .describe('Writes (PUT, DELETE) allowed per token per minute.'),
+  WRITE_QUEUE_WAIT_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(600_000)
+    .default(15_000)
+    .describe(
+      'How long a write waits for the writes before it and for a publish in progress (an import’s); beyond, 503 with Retry-After and nothing written.',
+    ),
   CACHE_CONTROL_LISTS: z
     .string()
     .default('public, max-age=60')

@@ -12,10 +12,18 @@ import type { AppContext } from './types.ts';
 /** The ETag of a representation: a digest of its exact text. */
 export const entityTag = (text: string) => `"${createHash('sha1').update(text).digest('base64url')}"`;
 
-/** Whether an If-Match / If-None-Match header lists the tag (`*` lists any); weak tags compare weakly. */
-export function tagListed(header: string, tag: string | undefined): boolean {
+/**
+ * Whether an If-Match / If-None-Match header lists the tag (`*` lists any). RFC 9110 13.1.1 and
+ * 13.1.2: If-Match compares strongly (a weak tag never matches: the write would rest on a copy
+ * that is only "equivalent"), If-None-Match weakly (a revalidation of a cached copy).
+ */
+export function tagListed(header: string, tag: string | undefined, comparison: 'strong' | 'weak'): boolean {
   if (header.trim() === '*') return tag !== undefined;
   if (tag === undefined) return false;
+  if (comparison === 'strong') {
+    if (tag.startsWith('W/')) return false;
+    return header.split(',').some((t) => t.trim() === tag);
+  }
   const bare = (t: string) => t.trim().replace(/^W\//, '');
   return header.split(',').some((t) => bare(t) === bare(tag));
 }
@@ -69,6 +77,26 @@ export function servedDataChangedAt(engine: Engine): Promise<string | undefined>
 }
 
 /**
+ * The validators of a record's JSON text as a `{id}` route serves it: ETag, Last-Modified and
+ * Cache-Control (CACHE_CONTROL_RECORDS). A write's answer carries the same, so the ETag it gives is
+ * the one the following GET gives.
+ */
+export async function recordValidators(c: AppContext, text: string): Promise<Record<string, string>> {
+  const { config, engine } = c.get('deps');
+  // The served data's change time, not the record's own `last_modified`: a service's document
+  // changes when its location does, which its last_modified does not say. The record is parsed
+  // only when the served data's time is unknown.
+  const stamp = (await servedDataChangedAt(engine)) ?? ownLastModified(text);
+  const lastModified = stamp ? httpDate(stamp) : undefined;
+  const headers: Record<string, string> = {
+    etag: entityTag(text),
+    'cache-control': config.CACHE_CONTROL_RECORDS,
+  };
+  if (lastModified) headers['last-modified'] = lastModified;
+  return headers;
+}
+
+/**
  * A `{id}` route's answer of a record's JSON text, with ETag, Last-Modified and Cache-Control
  * (CACHE_CONTROL_RECORDS); to a GET, 304 when the client's copy is current. Last-Modified is when
  * the served data last changed (ETag is the precise validator).
@@ -76,20 +104,14 @@ export function servedDataChangedAt(engine: Engine): Promise<string | undefined>
 export async function recordAnswer(c: AppContext, text: string): Promise<Response> {
   const answer = c.newResponse(text, 200, { 'content-type': 'application/json' });
   if (c.req.method !== 'GET') return answer;
-  const { config, engine } = c.get('deps');
-  const tag = entityTag(text);
-  // The served data's change time, not the record's own `last_modified`: a service's document
-  // changes when its location does, which its last_modified does not say. The record is parsed
-  // only when the served data's time is unknown.
-  const stamp = (await servedDataChangedAt(engine)) ?? ownLastModified(text);
-  const lastModified = stamp ? httpDate(stamp) : undefined;
-  const headers: Record<string, string> = { etag: tag, 'cache-control': config.CACHE_CONTROL_RECORDS };
-  if (lastModified) headers['last-modified'] = lastModified;
+  const headers = await recordValidators(c, text);
+  const tag = headers.etag;
+  const lastModified = headers['last-modified'];
   const ifNoneMatch = c.req.header('if-none-match');
   const ifModifiedSince = c.req.header('if-modified-since');
   const notModified =
     ifNoneMatch !== undefined
-      ? tagListed(ifNoneMatch, tag)
+      ? tagListed(ifNoneMatch, tag, 'weak')
       : ifModifiedSince !== undefined &&
         lastModified !== undefined &&
         !Number.isNaN(Date.parse(ifModifiedSince)) &&

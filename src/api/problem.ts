@@ -35,7 +35,15 @@ export const problemSchema = z
         }),
       )
       .optional()
-      .openapi({ description: 'Each bad parameter with the reason it was refused.' }),
+      .openapi({
+        description:
+          'Each bad parameter with the reason it was refused (at most 100: `errors_total` counts them all).',
+      }),
+    errors_total: z
+      .number()
+      .int()
+      .optional()
+      .openapi({ description: 'How many errors were found, when `errors` lists only the first of them.' }),
   })
   .openapi('Problem');
 
@@ -67,6 +75,8 @@ export class ApiProblem extends Error {
   readonly status: ProblemStatus;
   readonly detail: string;
   readonly errors: ParameterError[] | undefined;
+  /** How many errors there were, when `errors` lists only the first of them. */
+  readonly errorsTotal: number | undefined;
   readonly title: string | undefined;
   readonly typeSlug: string | undefined;
   /** Sent as Retry-After (a 503 without it gets 5 s). */
@@ -78,6 +88,7 @@ export class ApiProblem extends Error {
     detail: string,
     options: {
       errors?: ParameterError[];
+      errorsTotal?: number;
       title?: string;
       type?: string;
       retryAfterSeconds?: number;
@@ -88,6 +99,7 @@ export class ApiProblem extends Error {
     this.status = status;
     this.detail = detail;
     this.errors = options.errors;
+    this.errorsTotal = options.errorsTotal;
     this.title = options.title;
     this.typeSlug = options.type;
     this.retryAfterSeconds = options.retryAfterSeconds;
@@ -108,6 +120,7 @@ export function toProblem(problem: ApiProblem, instance?: string): Problem {
     detail: problem.detail,
     ...(instance ? { instance } : {}),
     ...(problem.errors ? { errors: problem.errors } : {}),
+    ...(problem.errorsTotal !== undefined ? { errors_total: problem.errorsTotal } : {}),
   };
 }
 

@@ -24,14 +24,22 @@ export type WriteRequest = {
   actor: string;
   /** Checked under the write lock, against the record as stored: false refuses the write (412). */
   precondition?: (exists: boolean) => Promise<boolean>;
+  /** Read under the write lock once the write is published: the record's JSON text as now served. */
+  readBack?: () => Promise<string | undefined>;
+  /** How long the write may wait for the writes and the publishing before it (WRITE_QUEUE_WAIT_MS). */
+  waitMs?: number;
 };
 
 export type WriteOutcome =
-  | { kind: 'written'; created: boolean }
+  | { kind: 'written'; created: boolean; served?: string | undefined }
   | { kind: 'deleted' }
   | { kind: 'not-found' }
   | { kind: 'rejected'; issues: WriteIssue[] }
-  | { kind: 'precondition-failed' };
+  | { kind: 'precondition-failed' }
+  /** The body holds more than a write takes (array elements, keys of an object): nothing written. */
+  | { kind: 'too-large'; reason: string }
+  /** The writes and the publishing before it outlasted `waitMs`: nothing written. */
+  | { kind: 'busy'; reason: string; waitedMs: number };
 
 export type RecordWrites = {
   /** Creates or replaces a record from its nested body (the GET shape); served when it answers. */

@@ -15,10 +15,13 @@
  *
  * Writes are one at a time per process and, across processes, under the `write` lease: the
  * precondition a client sends (If-Match) is checked and the write made with no other write between.
+ * A write also takes the `publish` lease before it changes anything (an import holds it while it
+ * publishes): its wait for both is bounded (WRITE_QUEUE_WAIT_MS), and a write that gives up has
+ * written nothing.
  */
 import { type AuditMetadata, appendAudit, type FieldChange } from '../engine/audit.ts';
 import { createBulkWriter } from '../engine/bulk.ts';
-import { waitForLease } from '../engine/control.ts';
+import { type Lease, LeaseHeldError, waitForLease } from '../engine/control.ts';
 import type { Engine } from '../engine/engine.ts';
 import {
   ensureRecordsIndex,
@@ -44,8 +47,25 @@ export class WriteRejectedError extends Error {
   override readonly name = 'WriteRejectedError';
   readonly issues: Issue[];
   constructor(issues: Issue[]) {
-    super(issues.map((i) => `${i.path || '(body)'}: ${i.reason}`).join('; '));
+    const named = issues.slice(0, 10).map((i) => `${i.path || '(body)'}: ${i.reason}`);
+    if (issues.length > named.length) named.push(`and ${issues.length - named.length} more`);
+    super(named.join('; '));
     this.issues = issues;
+  }
+}
+
+/** The body holds more than a write takes (see checkBodyShape): nothing was written. */
+export class WriteTooLargeError extends Error {
+  override readonly name = 'WriteTooLargeError';
+}
+
+/** The writes and the publishing before this write outlasted its wait: nothing was written. */
+export class WriteBusyError extends Error {
+  override readonly name = 'WriteBusyError';
+  readonly waitedMs: number;
+  constructor(message: string, waitedMs: number) {
+    super(message);
+    this.waitedMs = waitedMs;
   }
 }
 
@@ -64,10 +84,19 @@ export type WriteRequest = {
    * the write (412). `exists` says whether the record is stored.
    */
   precondition?: (exists: boolean) => Promise<boolean>;
+  /**
+   * Read under the lock once the write is published: the record as now served (the answer), so
+   * it is this write's version whatever another process writes next.
+   */
+  readBack?: () => Promise<string | undefined>;
+  /** How long the write may wait for the writes and the publishing before it (default 15 s). */
+  waitMs?: number;
 };
 
 export type WriteResult = {
   created: boolean;
+  /** What readBack read. */
+  served?: string | undefined;
   /** Records written or removed (the record and what it nests). */
   changed: number;
   /** What the import's leniency repaired or noted (warnings and notes). */
@@ -77,21 +106,144 @@ export type WriteResult = {
 
 const WRITE_ORIGIN = 'request body';
 
+/** WRITE_QUEUE_WAIT_MS's default. */
+export const DEFAULT_WRITE_WAIT_MS = 15_000;
+
 let queue: Promise<unknown> = Promise.resolve();
 
-/** Runs `work` after every write before it in this process, under the cross-process `write` lease. */
-function serialised<T>(engine: Engine, purpose: string, work: () => Promise<T>): Promise<T> {
+/** A lease taken by `deadline`, or WriteBusyError naming who holds it. */
+async function leaseBy(
+  engine: Engine,
+  name: 'write' | 'publish',
+  purpose: string,
+  deadline: number,
+  waitMs: number,
+) {
+  try {
+    return await waitForLease(engine, name, { purpose, waitMs: Math.max(0, deadline - Date.now()) });
+  } catch (error) {
+    if (!(error instanceof LeaseHeldError)) throw error;
+    const { holder } = error;
+    const what = name === 'publish' ? 'a publish' : 'another write';
+    throw new WriteBusyError(
+      `${what} (${holder.purpose}, process ${holder.pid} on ${holder.host}, since ${holder.acquired_at}) outlasted the ${waitMs} ms a write waits`,
+      waitMs,
+    );
+  }
+}
+
+/**
+ * Runs `work` after every write before it in this process, under the cross-process `write` lease
+ * and with the `publish` lease taken (handed to work's publish, which releases it). Waits at most
+ * `waitMs` for all three; beyond, WriteBusyError and nothing is done.
+ */
+function serialised<T>(
+  engine: Engine,
+  purpose: string,
+  waitMs: number,
+  work: (publishing: Lease) => Promise<T>,
+): Promise<T> {
+  const deadline = Date.now() + waitMs;
+  let gaveUp = false;
+  let timer: NodeJS.Timeout | undefined;
   const run = queue.then(async () => {
+    clearTimeout(timer);
+    if (gaveUp) throw new WriteBusyError('given up', waitMs);
     await ensureRecordsIndex(engine);
-    const lease = await waitForLease(engine, 'write', { purpose, waitMs: 30_000 });
+    const writing = await leaseBy(engine, 'write', purpose, deadline, waitMs);
     try {
-      return await work();
+      const publishing = await leaseBy(engine, 'publish', purpose, deadline, waitMs);
+      try {
+        return await work(publishing);
+      } finally {
+        await publishing.release();
+      }
     } finally {
-      await lease.release();
+      await writing.release();
     }
   });
   queue = run.catch(() => undefined);
-  return run;
+  const waited = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      gaveUp = true;
+      reject(
+        new WriteBusyError(
+          `the writes before it in this process outlasted the ${waitMs} ms a write waits`,
+          waitMs,
+        ),
+      );
+    }, waitMs);
+  });
+  return Promise.race([run, waited]);
+}
+
+/** Array elements a write's body holds at most, all arrays together: records, and what they list. */
+export const WRITE_MAX_ELEMENTS = 10_000;
+/** Keys one object of a body has at most (an HSDS record has a few dozen fields). */
+const WRITE_MAX_KEYS = 1_000;
+/** How deep a body nests at most (a service nests about ten levels). */
+const WRITE_MAX_DEPTH = 64;
+/**
+ * Keys no record has that would reach an object's prototype: a body's `__proto__` copied into a
+ * record (`record[key] = value`) would make its fields inherited ones, read by validation and
+ * stored. Refused, not stripped: a client sending them has a bug worth hearing about.
+ */
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+const pathOf = (base: string, part: string | number) =>
+  typeof part === 'number' ? `${base}[${part}]` : base ? `${base}.${part}` : part;
+
+/**
+ * Checks a body's shape before anything reads it as records, in a walk that stops at the first
+ * fault: no key that reaches a prototype (WriteRejectedError naming where), no nesting deeper than
+ * WRITE_MAX_DEPTH, and at most WRITE_MAX_ELEMENTS array elements and WRITE_MAX_KEYS keys an object
+ * (WriteTooLargeError): the validation after it then does bounded work, and its errors are bounded.
+ */
+export function checkBodyShape(type: RecordType, body: unknown): void {
+  const refuse = (path: string, reason: string) =>
+    new WriteRejectedError([
+      { severity: 'error', kind: 'invalid', source: WRITE_ORIGIN, record_type: type, path, reason },
+    ]);
+  let elements = 0;
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value: body, path: '', depth: 0 }];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const { value, path, depth } = next;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth >= WRITE_MAX_DEPTH) throw refuse(path, `nests deeper than ${WRITE_MAX_DEPTH} levels`);
+    if (Array.isArray(value)) {
+      elements += value.length;
+      if (elements > WRITE_MAX_ELEMENTS) {
+        throw new WriteTooLargeError(
+          `the body holds more than ${WRITE_MAX_ELEMENTS} array elements (${path}: ${value.length}); a write takes at most ${WRITE_MAX_ELEMENTS} (records and what they list): load larger sets with an import`,
+        );
+      }
+      for (let i = value.length - 1; i >= 0; i--)
+        stack.push({ value: value[i], path: pathOf(path, i), depth: depth + 1 });
+      continue;
+    }
+    const keys = Object.keys(value);
+    if (keys.length > WRITE_MAX_KEYS) {
+      throw new WriteTooLargeError(
+        `${path || 'the body'} has ${keys.length} keys; an object in a write has at most ${WRITE_MAX_KEYS}`,
+      );
+    }
+    for (const key of keys) {
+      if (FORBIDDEN_KEYS.has(key)) {
+        throw refuse(
+          pathOf(path, key),
+          `"${key}" is not a field of any record, and would reach the prototype of the object it is in`,
+        );
+      }
+    }
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const key = keys[i] as string;
+      stack.push({
+        value: (value as Record<string, unknown>)[key],
+        path: pathOf(path, key),
+        depth: depth + 1,
+      });
+    }
+  }
 }
 
 /** Validates a body as import would; throws WriteRejectedError with every error. */
@@ -110,6 +262,7 @@ export function validateBody(type: RecordType, pathId: string, body: unknown) {
       },
     ]);
   }
+  checkBodyShape(type, body);
   const record = body as Record<string, unknown>;
   if (record.id === undefined) record.id = id;
   if (typeof record.id !== 'string' || storedId(record.id) !== id) {
@@ -258,7 +411,8 @@ export function putRecord(engine: Engine, request: WriteRequest, body: unknown):
   const { type, actor } = request;
   const id = storedId(request.id);
   const { record, flattened } = validateBody(type, id, body);
-  return serialised(engine, `write ${type} ${id}`, async () => {
+  const waitMs = request.waitMs ?? DEFAULT_WRITE_WAIT_MS;
+  return serialised(engine, `write ${type} ${id}`, waitMs, async (publishing) => {
     await refreshRecords(engine);
     const key = recordKey(type, id);
     // The body's records as stored now (the record itself among them): whether it exists, and
@@ -294,10 +448,12 @@ export function putRecord(engine: Engine, request: WriteRequest, body: unknown):
     await refreshRecords(engine);
     const after = await recordsOf(engine, newKeys);
     const audit = fieldChanges(before, after);
-    if (changes.all || changes.keys.size > 0) await publishOrReindex(engine, changes);
+    if (changes.all || changes.keys.size > 0)
+      await publishOrReindex(engine, changes, { publishLease: publishing });
     await appendAudit(engine, key, actor, audit);
     return {
       created: !exists,
+      served: await request.readBack?.(),
       changed: changes.all ? newKeys.size + gone.size : changes.keys.size,
       notes: imported.firstIssues,
       audit,
@@ -309,22 +465,27 @@ export function putRecord(engine: Engine, request: WriteRequest, body: unknown):
 export function deleteRecord(engine: Engine, request: WriteRequest): Promise<WriteResult | undefined> {
   const { type, actor } = request;
   const id = storedId(request.id);
-  return serialised(engine, `delete ${type} ${id}`, async () => {
-    await refreshRecords(engine);
-    const key = recordKey(type, id);
-    // In whichever case it was stored (a store written before ids were lower-cased).
-    const variants = caseVariants(id).map((v) => recordKey(type, v));
-    const exists = (await getRecords(engine, variants)).size > 0;
-    if (request.precondition && !(await request.precondition(exists))) throw new PreconditionFailedError();
-    if (!exists) return undefined;
-    // The closure is computed once: what the audit records is what is removed.
-    const doomed = await deletionClosure(engine, [{ type, id }]);
-    const before = await recordsOf(engine, doomed);
-    await removeAndPublish(engine, doomed);
-    const audit = fieldChanges(before, new Map());
-    await appendAudit(engine, key, actor, audit);
-    return { created: false, changed: doomed.size, notes: [], audit };
-  });
+  return serialised(
+    engine,
+    `delete ${type} ${id}`,
+    request.waitMs ?? DEFAULT_WRITE_WAIT_MS,
+    async (publishing) => {
+      await refreshRecords(engine);
+      const key = recordKey(type, id);
+      // In whichever case it was stored (a store written before ids were lower-cased).
+      const variants = caseVariants(id).map((v) => recordKey(type, v));
+      const exists = (await getRecords(engine, variants)).size > 0;
+      if (request.precondition && !(await request.precondition(exists))) throw new PreconditionFailedError();
+      if (!exists) return undefined;
+      // The closure is computed once: what the audit records is what is removed.
+      const doomed = await deletionClosure(engine, [{ type, id }]);
+      const before = await recordsOf(engine, doomed);
+      await removeAndPublish(engine, doomed, { publishLease: publishing });
+      const audit = fieldChanges(before, new Map());
+      await appendAudit(engine, key, actor, audit);
+      return { created: false, changed: doomed.size, notes: [], audit };
+    },
+  );
 }
 
 /**
@@ -338,6 +499,9 @@ export function createRecordWrites(engine: Engine) {
     } catch (error) {
       if (error instanceof WriteRejectedError) return { kind: 'rejected' as const, issues: error.issues };
       if (error instanceof PreconditionFailedError) return { kind: 'precondition-failed' as const };
+      if (error instanceof WriteTooLargeError) return { kind: 'too-large' as const, reason: error.message };
+      if (error instanceof WriteBusyError)
+        return { kind: 'busy' as const, reason: error.message, waitedMs: error.waitedMs };
       throw error;
     }
   };
@@ -345,7 +509,7 @@ export function createRecordWrites(engine: Engine) {
     put: (request: WriteRequest, body: unknown) =>
       outcome(async () => {
         const result = await putRecord(engine, request, body);
-        return { kind: 'written' as const, created: result.created };
+        return { kind: 'written' as const, created: result.created, served: result.served };
       }),
     delete: (request: WriteRequest) =>
       outcome(async () =>

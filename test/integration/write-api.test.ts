@@ -6,6 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newToken } from '../../src/api/auth.ts';
+import { acquireLease } from '../../src/engine/control.ts';
+import { getRecords } from '../../src/engine/records.ts';
 import type { ServiceFull } from '../../src/hsds/index.ts';
 import { generateDataset } from '../../src/synthetic/generate.ts';
 import { expectProblem, getJson, getNdjson, getPage, type JsonObject } from '../support/api-requests.ts';
@@ -254,6 +256,8 @@ describe('writes are served by every read endpoint when the answer comes', () =>
       description: 'Edited through the API.',
     });
     expect(orgRes.status, await orgRes.clone().text()).toBe(200);
+    // The answer's ETag is the next GET's (an organization is served with its services, brief).
+    expect(orgRes.headers.get('etag')).toBe(await etagOf(`/organizations/${organizationId}`));
     expect((await read(`/organizations/${organizationId}`)).description).toBe('Edited through the API.');
     const ofService = await read(`/services/${services[7]!.id}`);
     expect((ofService.organization as JsonObject).description).toBe('Edited through the API.');
@@ -266,6 +270,7 @@ describe('writes are served by every read endpoint when the answer comes', () =>
       description: 'Ring the bell.',
     });
     expect(salRes.status, await salRes.clone().text()).toBe(200);
+    expect(salRes.headers.get('etag')).toBe(await etagOf(`/service_at_locations/${sal.id}`));
     expect((await read(`/service_at_locations/${sal.id}`)).description).toBe('Ring the bell.');
 
     const taxonomyId = '4fad9e7c-5061-4c93-ae3f-4a5b6c7d8e9f';
@@ -285,6 +290,8 @@ describe('writes are served by every read endpoint when the answer comes', () =>
       code: 'WF',
     });
     expect(termRes.status, await termRes.clone().text()).toBe(201);
+    expect(termRes.headers.get('etag')).toBe(await etagOf(`/taxonomy_terms/${termId}`));
+    expect(taxRes.headers.get('etag')).toBe(await etagOf(`/taxonomies/${taxonomyId}`));
     const term = await read(`/taxonomy_terms/${termId}`);
     assertHsds('taxonomy_term', term);
     expect(term.name).toBe('Winter fuel');
@@ -400,5 +407,181 @@ describe('the audit trail', () => {
       (last.metadata as JsonObject[]).filter((m) => m.resource_id === service.id).map((m) => m.field_name),
     ).toEqual(['description']);
     await expectProblem(app, `${path}?audit=some`, 400, 'audit');
+  });
+});
+
+describe('reliability: preconditions, bodies, limits (issue 35)', () => {
+  // An app taking bodies up to the default WRITE_MAX_BODY_BYTES (1 MB), as a server does.
+  const roomy = () => createTestApp(engine, { API_TOKENS: config.API_TOKENS });
+  const putText = (target: ReturnType<typeof createTestApp>, path: string, body: string | Uint8Array) =>
+    target.request(path, { method: 'PUT', headers: { ...json, ...bearer(writer.token) }, body });
+  type Problem = {
+    detail: string;
+    errors: { parameter: string; reason: string }[];
+    errors_total?: number;
+  };
+
+  it('compares If-Match strongly: a weak tag of the current version gets 412; If-None-Match stays weak', async () => {
+    const path = `/services/${services[3]!.id}`;
+    const tag = (await etagOf(path))!;
+    const body = await read(path);
+    const weak = await put(
+      path,
+      { ...body, name: 'Weakly Matched' },
+      { ...bearer(writer.token), 'if-match': `W/${tag}` },
+    );
+    expect(weak.status).toBe(412);
+    expect(await etagOf(path)).toBe(tag);
+    // A revalidation compares weakly (RFC 9110 13.1.2): a weak copy of the same tag is current.
+    expect((await app.request(path, { headers: { 'if-none-match': `W/${tag}` } })).status).toBe(304);
+    const strong = await put(
+      path,
+      { ...body, name: 'Strongly Matched' },
+      { ...bearer(writer.token), 'if-match': tag },
+    );
+    expect(strong.status, await strong.clone().text()).toBe(200);
+    // The answer's ETag is the one the next GET gives.
+    expect(strong.headers.get('etag')).toBe(await etagOf(path));
+    expect(strong.headers.get('etag')).not.toBe(tag);
+  });
+
+  it('answers a body of 240,000 empty phones at once with a small problem, and writes nothing', async () => {
+    const path = `/services/${services[0]!.id}`;
+    const before = await etagOf(path);
+    const body = JSON.stringify({
+      ...(await read(path)),
+      phones: Array.from({ length: 240_000 }, () => ({})),
+    });
+    expect(body.length).toBeGreaterThan(700_000);
+    const started = performance.now();
+    const res = await putText(roomy(), path, body);
+    const text = await res.text();
+    const ms = performance.now() - started;
+    expect(res.status, text.slice(0, 500)).toBe(413);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    expect(text.length).toBeLessThan(4096);
+    expect((JSON.parse(text) as Problem).detail).toMatch(/more than 10000 array elements/);
+    expect(ms).toBeLessThan(1500);
+    // Nested 200,000 deep (400 KB): refused before anything recurses into it (it was a 500).
+    const deep = `{"id":"${services[0]!.id}","phones":${'['.repeat(200_000)}${']'.repeat(200_000)}}`;
+    const deepRes = await putText(roomy(), path, deep);
+    expect(deepRes.status).toBe(400);
+    expect(((await deepRes.json()) as Problem).detail).toContain('deeper than 64 levels');
+    expect(await etagOf(path)).toBe(before);
+  });
+
+  it('lists at most 100 errors of a body, with errors_total and how many more in detail', async () => {
+    const path = `/services/${services[0]!.id}`;
+    const before = await etagOf(path);
+    // 250 phones without an id or a number: two errors each.
+    const body = { ...(await read(path)), phones: Array.from({ length: 250 }, () => ({ type: 'voice' })) };
+    const res = await putText(roomy(), path, JSON.stringify(body));
+    expect(res.status).toBe(400);
+    const problem = (await res.json()) as Problem;
+    expect(problem.errors).toHaveLength(100);
+    expect(problem.errors_total).toBe(500);
+    expect(problem.detail).toContain('and 400 more');
+    expect(problem.detail.length).toBeLessThan(20_000);
+    expect(await etagOf(path)).toBe(before);
+  });
+
+  it('counts WRITE_RATE_LIMIT per token across every write route, PUT and DELETE', async () => {
+    const limited = createTestApp(engine, { ...config, WRITE_RATE_LIMIT: '2' });
+    const as = { ...json, ...bearer(other.token) };
+    const statuses = [
+      (
+        await limited.request(`/services/${services[1]!.id}`, {
+          method: 'PUT',
+          headers: as,
+          body: JSON.stringify({ id: services[1]!.id }),
+        })
+      ).status,
+      (
+        await limited.request(`/organizations/${services[1]!.organization_id}`, {
+          method: 'PUT',
+          headers: as,
+          body: JSON.stringify({ id: services[1]!.organization_id }),
+        })
+      ).status,
+      (
+        await limited.request('/taxonomies/83e13cb0-94a5-4fd7-a273-8e9f00112233', {
+          method: 'DELETE',
+          headers: as,
+        })
+      ).status,
+    ];
+    expect(statuses).toEqual([400, 400, 429]);
+  });
+
+  it('refuses __proto__ and constructor keys with a 400 naming where they are; nothing is written', async () => {
+    const path = `/services/${services[0]!.id}`;
+    const before = await etagOf(path);
+    const body = await read(path);
+    // JSON text, as a client sends it: an object literal with __proto__ would set a prototype instead.
+    const polluted = JSON.stringify({ ...body, name: 'Polluted' }).replace(
+      /^\{/,
+      '{"__proto__":{"polluted":"yes"},',
+    );
+    const res = await putText(app, path, polluted);
+    expect(res.status, (await res.clone().text()).slice(0, 300)).toBe(400);
+    const problem = (await res.json()) as Problem;
+    expect(problem.errors.map((e) => e.parameter)).toEqual(['__proto__']);
+    const nested = {
+      ...body,
+      phones: [{ id: 'a5b3c1d2-0000-4000-8000-0000000000aa', number: '1', constructor: 'x' }],
+    };
+    const second = await putText(app, path, JSON.stringify(nested));
+    expect(second.status).toBe(400);
+    expect(((await second.json()) as Problem).errors.map((e) => e.parameter)).toEqual([
+      'phones[0].constructor',
+    ]);
+    expect(await etagOf(path)).toBe(before);
+    expect((await read(path)).polluted).toBeUndefined();
+  });
+
+  it('refuses a body that is not UTF-8 with a 400 naming the byte offset of the first invalid byte', async () => {
+    const path = `/services/${services[0]!.id}`;
+    const before = await etagOf(path);
+    const [head, tail] = JSON.stringify({ ...(await read(path)), name: 'Café MARK' }).split('MARK') as [
+      string,
+      string,
+    ];
+    const bytes = Buffer.concat([Buffer.from(head), Buffer.from([0xff]), Buffer.from(tail)]);
+    const offset = Buffer.byteLength(head);
+    const res = await putText(app, path, bytes);
+    expect(res.status, (await res.clone().text()).slice(0, 300)).toBe(400);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    const problem = (await res.json()) as Problem;
+    expect(problem.detail).toContain(`byte ${offset}`);
+    expect(problem.errors[0]).toMatchObject({ parameter: '(body)' });
+    expect(await etagOf(path)).toBe(before);
+  });
+
+  it('answers 503 with Retry-After when a write waits for a publish beyond WRITE_QUEUE_WAIT_MS; nothing is written', async () => {
+    const service = services[0]!;
+    const path = `/services/${service.id}`;
+    const before = await etagOf(path);
+    const body = await read(path);
+    const waiting = createTestApp(engine, { ...config, WRITE_QUEUE_WAIT_MS: '1000' });
+    // An import publishing: it holds the publish lease.
+    const lease = await acquireLease(engine, 'publish', { purpose: 'publish changes' });
+    let res: Response | undefined;
+    const started = Date.now();
+    try {
+      res = await Promise.race([
+        putText(waiting, path, JSON.stringify({ ...body, name: 'Waited Too Long' })),
+        new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 10_000)),
+      ]);
+    } finally {
+      await lease.release();
+    }
+    expect(res?.status).toBe(503);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(Number(res!.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(((await res!.json()) as Problem).detail).toContain('publish');
+    // Nothing stored either (a stored write would be published by the next publish).
+    const stored = await getRecords(engine, [`service:${service.id}`]);
+    expect(stored.get(`service:${service.id}`)?.record.name).toBe(service.name);
+    expect(await etagOf(path)).toBe(before);
   });
 });

@@ -7,7 +7,12 @@
  * (src/ingest/write.ts, given as AppDeps.writes), so every read endpoint serves it when the answer comes. The answer is the
  * record as now served, with its ETag. `If-Match` (the ETag of the plain `GET /{resource}/{id}`)
  * makes a write conditional: 412 when the record changed meanwhile; `If-None-Match: *` creates
- * only. Writes are rate limited per token (WRITE_RATE_LIMIT a minute).
+ * only. Writes are rate limited per token (WRITE_RATE_LIMIT a minute, all write routes together).
+ *
+ * The precondition and the answer read the record from the engine under the write lock, never
+ * through the record cache (record-cache.ts, up to RECORD_CACHE_MAX_STALE_MS old): a copy this
+ * process cached before another process wrote would let a stale If-Match pass and lose that
+ * write. Both read what the plain GET reads (`served`), so the answer's ETag is the next GET's.
  *
  * The handlers are plain Hono routes, documented in the OpenAPI registry by hand: a zod body
  * validator would refuse what the import's leniency repairs.
@@ -15,6 +20,10 @@
 import { z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { rateLimiter } from 'hono-rate-limiter';
+import type { Engine } from '../../engine/engine.ts';
+import { EngineNotFoundError } from '../../engine/index.ts';
+import { getOrganizationWithServices } from '../../engine/organizations.ts';
+import { getRecordText } from '../../engine/search.ts';
 import {
   organizationFullSchema,
   serviceAtLocationFullSchema,
@@ -22,11 +31,13 @@ import {
   taxonomyFullSchema,
   taxonomyTermFullSchema,
 } from '../../hsds/index.ts';
+import { caseVariants } from '../../index-mapping/ids.ts';
 import { requireScope } from '../auth.ts';
-import { tagListed } from '../http-cache.ts';
+import { entityTag, recordValidators, tagListed } from '../http-cache.ts';
 import { ApiProblem, errorResponses, type ParameterError, problemAnswer, problemSchema } from '../problem.ts';
 import type { WritableType, WriteIssue, WriteOutcome, WriteRequest } from '../record-writes.ts';
 import type { ApiToken, App, AppContext, AppEnv } from '../types.ts';
+import { parseWriteBody } from '../write-body.ts';
 
 type Writable = {
   path: string;
@@ -34,6 +45,12 @@ type Writable = {
   schema: z.ZodType;
   noun: string;
   example: string;
+  /**
+   * The record's JSON text as the plain `GET {path}/{id}` serves it, read from the engine (not the
+   * record cache); EngineNotFoundError when there is none. The GET routes read the same
+   * (services.routes.ts and its siblings); write-api.test.ts checks the ETags agree.
+   */
+  read: (engine: Engine, id: string) => Promise<string>;
 };
 
 const writables: Writable[] = [
@@ -43,6 +60,7 @@ const writables: Writable[] = [
     schema: serviceFullSchema,
     noun: 'service',
     example: 'ac148810-d857-441c-9679-408f346de14b',
+    read: (engine, id) => getRecordText(engine, 'services', id),
   },
   {
     path: '/organizations',
@@ -50,6 +68,7 @@ const writables: Writable[] = [
     schema: organizationFullSchema,
     noun: 'organization',
     example: 'd9d5e0f5-d3ce-4f73-9a2f-4dd0ecc6c610',
+    read: async (engine, id) => JSON.stringify(await getOrganizationWithServices(engine, id, false)),
   },
   {
     path: '/service_at_locations',
@@ -57,6 +76,7 @@ const writables: Writable[] = [
     schema: serviceAtLocationFullSchema,
     noun: 'service at location',
     example: 'e94c9f38-1e8f-4564-91d4-d53501ab1765',
+    read: (engine, id) => getRecordText(engine, 'service_at_locations', id),
   },
   {
     path: '/taxonomies',
@@ -64,6 +84,7 @@ const writables: Writable[] = [
     schema: taxonomyFullSchema,
     noun: 'taxonomy',
     example: '5c4d79d7-cc55-470e-9f1f-8cad074e4892',
+    read: (engine, id) => getRecordText(engine, 'taxonomies', id),
   },
   {
     path: '/taxonomy_terms',
@@ -71,6 +92,7 @@ const writables: Writable[] = [
     schema: taxonomyTermFullSchema,
     noun: 'taxonomy term',
     example: '3f7b145d-84af-42d7-8fae-eaca714b02b2',
+    read: (engine, id) => getRecordText(engine, 'taxonomy_terms', id),
   },
 ];
 
@@ -91,10 +113,35 @@ const problem = (description: string) => ({
   content: { 'application/problem+json': { schema: problemSchema } },
 });
 
-/** The served record (the plain GET), or undefined when it is not served. */
-async function served(app: App, c: AppContext, path: string): Promise<Response | undefined> {
-  const res = await app.request(path, { headers: { accept: 'application/json' } }, c.env);
-  return res.status === 200 ? res : undefined;
+/** The record as the plain GET serves it now, in the id's case or another (as GET finds it), or undefined. */
+async function served(engine: Engine, w: Writable, id: string): Promise<string | undefined> {
+  for (const variant of caseVariants(id)) {
+    try {
+      return await w.read(engine, variant);
+    } catch (error) {
+      if (!(error instanceof EngineNotFoundError)) throw error;
+    }
+  }
+  return undefined;
+}
+
+/** At most this many of a body's errors are listed (`errors_total` counts them all). */
+const MAX_LISTED_ERRORS = 100;
+
+/** A 400 listing the first MAX_LISTED_ERRORS issues, and how many more there were. */
+function invalidRecord(noun: string, issues: readonly WriteIssue[]): ApiProblem {
+  const listed = issues.slice(0, MAX_LISTED_ERRORS);
+  const more = issues.length - listed.length;
+  const named = listed.map((i) => `${i.path || '(body)'}: ${i.reason}`).join('; ');
+  return new ApiProblem(
+    400,
+    `the ${noun} was not written: ${named}${more > 0 ? `; and ${more} more (${issues.length} in all)` : ''}`,
+    {
+      errors: listed.map(asError),
+      ...(more > 0 ? { errorsTotal: issues.length } : {}),
+      type: 'invalid-record',
+    },
+  );
 }
 
 function document(app: App, w: Writable) {
@@ -112,9 +159,14 @@ function document(app: App, w: Writable) {
     401: problem('No bearer token, or one that is not configured (WWW-Authenticate says which).'),
     403: problem('The token lacks the write scope.'),
     412: problem(
-      'If-Match names another version of the record (it changed meanwhile), or If-None-Match: * and it exists.',
+      'If-Match names another version of the record (it changed meanwhile; compared strongly: a weak tag never matches), or If-None-Match: * and it exists.',
     ),
-    429: problem('Too many writes from this token; Retry-After says when to try again.'),
+    429: problem(
+      'Too many writes from this token (WRITE_RATE_LIMIT a minute, all write routes together); Retry-After says when to try again.',
+    ),
+    503: problem(
+      'The engine is unreachable, or the write waited WRITE_QUEUE_WAIT_MS (15 s) behind the writes before it and a publish in progress (an import’s) and was not made (type `writes-busy`; nothing was written); try again after Retry-After seconds.',
+    ),
   };
   const preconditions = z.object({
     'if-match': z
@@ -148,9 +200,13 @@ function document(app: App, w: Writable) {
         content: { 'application/json': { schema: w.schema } },
       },
       ...errorResponses,
-      400: problem('The body breaks the schema: each error names the field (nothing was written).'),
+      400: problem(
+        'The body is not UTF-8 (the byte offset of the first invalid byte is named), not JSON, has a `__proto__`, `constructor` or `prototype` key, or breaks the schema: each error names the field, at most 100 are listed (`errors_total` counts them all). Nothing was written.',
+      ),
       ...authErrors,
-      413: problem('The body is over WRITE_MAX_BODY_BYTES.'),
+      413: problem(
+        'The body is over WRITE_MAX_BODY_BYTES, or holds more than 10,000 array elements (records and what they list) or an object of more than 1,000 keys. Nothing was written.',
+      ),
     },
   });
   app.openAPIRegistry.registerPath({
@@ -179,35 +235,37 @@ export function registerWriteRoutes(app: App, tokens: readonly ApiToken[]) {
     description:
       'A token configured in API_TOKENS (hashed) with the write scope; `hsds token NAME` makes one. Reads need none.',
   });
+  const isWrite = (c: AppContext) => c.req.method === 'PUT' || c.req.method === 'DELETE';
+  const guard: MiddlewareHandler<AppEnv> = async (c, next) => {
+    if (!isWrite(c)) return next();
+    return requireScope('write', () => tokens)(c, next);
+  };
+  // One limiter (one store) for every write route: WRITE_RATE_LIMIT counts a token's writes of
+  // every resource type together.
+  const limiter = rateLimiter<AppEnv>({
+    windowMs: 60_000,
+    limit: (c) => c.get('deps').config.WRITE_RATE_LIMIT,
+    standardHeaders: 'draft-7',
+    skip: (c) => !isWrite(c),
+    keyGenerator: (c) => c.get('token')?.name ?? 'anonymous',
+    handler: (c) =>
+      problemAnswer(
+        c,
+        new ApiProblem(
+          429,
+          `the token ${c.get('token')?.name} made more than ${c.get('deps').config.WRITE_RATE_LIMIT} writes this minute`,
+        ),
+        c.req.path,
+        { 'retry-after': String(Math.ceil(60 - ((Date.now() / 1000) % 60))) },
+      ),
+  });
   for (const w of writables) {
     document(app, w);
     const path = `${w.path}/:id`;
-    const guard: MiddlewareHandler<AppEnv> = async (c, next) => {
-      if (c.req.method !== 'PUT' && c.req.method !== 'DELETE') return next();
-      return requireScope('write', () => tokens)(c, next);
-    };
     app.use(path, guard);
-    app.use(
-      path,
-      rateLimiter<AppEnv>({
-        windowMs: 60_000,
-        limit: (c) => c.get('deps').config.WRITE_RATE_LIMIT,
-        standardHeaders: 'draft-7',
-        skip: (c) => c.req.method !== 'PUT' && c.req.method !== 'DELETE',
-        keyGenerator: (c) => c.get('token')?.name ?? 'anonymous',
-        handler: (c) =>
-          problemAnswer(
-            c,
-            new ApiProblem(
-              429,
-              `the token ${c.get('token')?.name} made more than ${c.get('deps').config.WRITE_RATE_LIMIT} writes this minute`,
-            ),
-            c.req.path,
-            { 'retry-after': String(Math.ceil(60 - ((Date.now() / 1000) % 60))) },
-          ),
-      }),
-    );
+    app.use(path, limiter);
 
+    // Run under the write lock (src/ingest/write.ts), against the engine: see the header.
     const precondition = (c: AppContext, id: string) => {
       const ifMatch = c.req.header('if-match');
       const ifNoneMatch = c.req.header('if-none-match');
@@ -215,10 +273,8 @@ export function registerWriteRoutes(app: App, tokens: readonly ApiToken[]) {
       return async (exists: boolean) => {
         if (ifNoneMatch !== undefined && ifNoneMatch.trim() === '*' && exists) return false;
         if (ifMatch === undefined) return true;
-        const current = exists
-          ? (await served(app, c, `${w.path}/${encodeURIComponent(id)}`))?.headers.get('etag')
-          : undefined;
-        return tagListed(ifMatch, current ?? undefined);
+        const current = exists ? await served(c.get('deps').engine, w, id) : undefined;
+        return tagListed(ifMatch, current === undefined ? undefined : entityTag(current), 'strong');
       };
     };
 
@@ -232,15 +288,31 @@ export function registerWriteRoutes(app: App, tokens: readonly ApiToken[]) {
       // The guard above has set it; a route registered without the guard would fail here, loudly.
       const token = c.get('token');
       if (!token) throw new ApiProblem(401, 'a bearer token is required');
-      return { type: w.type, id, actor: token.name, ...(check ? { precondition: check } : {}) };
+      return {
+        type: w.type,
+        id,
+        actor: token.name,
+        waitMs: c.get('deps').config.WRITE_QUEUE_WAIT_MS,
+        ...(check ? { precondition: check } : {}),
+      };
     };
     const refused = (outcome: WriteOutcome, id: string) => {
-      if (outcome.kind === 'rejected') {
-        const detail = outcome.issues.map((i) => `${i.path || '(body)'}: ${i.reason}`).join('; ');
-        return new ApiProblem(400, `the ${w.noun} was not written: ${detail}`, {
-          errors: outcome.issues.map(asError),
-          type: 'invalid-record',
+      if (outcome.kind === 'rejected') return invalidRecord(w.noun, outcome.issues);
+      if (outcome.kind === 'too-large') {
+        return new ApiProblem(413, `the ${w.noun} was not written: ${outcome.reason}`, {
+          errors: [{ parameter: '(body)', in: 'body', reason: outcome.reason }],
         });
+      }
+      if (outcome.kind === 'busy') {
+        return new ApiProblem(
+          503,
+          `the ${w.noun} ${id} was not written: ${outcome.reason}; nothing was written`,
+          {
+            type: 'writes-busy',
+            title: 'Writes busy',
+            retryAfterSeconds: Math.max(1, Math.ceil(outcome.waitedMs / 1000)),
+          },
+        );
       }
       if (outcome.kind === 'precondition-failed') {
         return new ApiProblem(
@@ -254,27 +326,25 @@ export function registerWriteRoutes(app: App, tokens: readonly ApiToken[]) {
 
     app.put(path, async (c) => {
       const id = c.req.param('id') ?? '';
-      let body: unknown;
-      try {
-        body = await c.req.json();
-      } catch {
-        throw new ApiProblem(400, 'the body is not JSON', {
-          errors: [{ parameter: '(body)', in: 'body', reason: 'must be a JSON object' }],
-        });
-      }
-      const outcome = await writesOf(c).put(requestOf(c, id), body);
+      const body = parseWriteBody(new Uint8Array(await c.req.arrayBuffer()));
+      const engine = c.get('deps').engine;
+      const outcome = await writesOf(c).put(
+        { ...requestOf(c, id), readBack: () => served(engine, w, id) },
+        body,
+      );
       const problem = refused(outcome, id);
       if (problem) throw problem;
-      const created = outcome.kind === 'written' && outcome.created;
-      const res = await served(app, c, `${w.path}/${encodeURIComponent(id)}`);
-      if (!res) throw new ApiProblem(503, 'the record was written but is not served yet; try GET shortly');
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
-      for (const name of ['etag', 'last-modified']) {
-        const value = res.headers.get(name);
-        if (value) headers[name] = value;
-      }
-      if (created) headers.location = `${w.path}/${encodeURIComponent(id)}`;
-      return c.body(await res.text(), created ? 201 : 200, headers);
+      if (outcome.kind !== 'written') throw new Error(`a put answered ${outcome.kind}`);
+      const text = outcome.served;
+      if (text === undefined)
+        throw new ApiProblem(503, 'the record was written but is not served yet; try GET shortly');
+      // The validators a GET of this text gives (http-cache.ts): the answer's ETag is the next GET's.
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        ...(await recordValidators(c, text)),
+      };
+      if (outcome.created) headers.location = `${w.path}/${encodeURIComponent(id)}`;
+      return c.body(text, outcome.created ? 201 : 200, headers);
     });
 
     app.delete(path, async (c) => {
