@@ -42,6 +42,27 @@ export function telHref(number) {
   return digits === '' ? '' : `tel:${trimmed.startsWith('+') ? '+' : ''}${digits}`;
 }
 
+// The schemes a page links to (src/hsds/formats.schema.ts LINK_SCHEMES): web pages, e-mail and
+// phone. A `javascript:` or `data:` URL in a record would run in this page when clicked.
+const LINK_PROTOCOLS = new Set(['http:', 'https:', 'mailto:', 'tel:']);
+
+/**
+ * The href a page may give a link from a record (a website, a document, a virtual location): the
+ * URL as the browser reads it when it is an absolute http, https, mailto or tel URL, else '' (show
+ * it as text). The WHATWG parser reads the scheme as the browser will (`JavaScript:`,
+ * `java\tscript:`, leading control characters), and a relative value would point into this site.
+ */
+export function linkHref(value) {
+  if (typeof value !== 'string') return '';
+  let url;
+  try {
+    url = new URL(value);
+  } catch {
+    return '';
+  }
+  return LINK_PROTOCOLS.has(url.protocol) ? url.href : '';
+}
+
 /** The first phone of the first record that has one (the service at a location, then the service...). */
 export function firstPhone(...records) {
   for (const record of records) {

@@ -10,6 +10,7 @@ import {
   formatAges,
   formatCost,
   formatDay,
+  linkHref,
   locationAddress,
   telHref,
   weekTable,
@@ -24,7 +25,13 @@ const section = (title, content) =>
 
 const paragraph = (text) => (text ? html`<p>${text}</p>` : nothing);
 
-const link = (href, text = href) => (href ? html`<a href=${href}>${text}</a>` : nothing);
+// A record's link, only when it is a web, mail or phone link (linkHref); anything else is shown
+// as text (`plain`, by default the text of the link), never followed.
+const link = (href, text = href, plain = text) => {
+  if (!href) return nothing;
+  const safe = linkHref(href);
+  return safe ? html`<a href=${safe}>${text}</a>` : plain;
+};
 
 function phoneList(phones) {
   if (!phones?.length) return nothing;
@@ -143,7 +150,7 @@ function place(sal, service) {
       ${
         location.accessibility?.length
           ? html`<h4>Accessibility</h4>
-            <ul>${location.accessibility.map((a) => html`<li>${[a.description, a.details].filter(Boolean).join(' ')}${a.url ? html` ${link(a.url, 'More')}` : nothing}</li>`)}</ul>`
+            <ul>${location.accessibility.map((a) => html`<li>${[a.description, a.details].filter(Boolean).join(' ')}${a.url ? html` ${link(a.url, 'More', a.url)}` : nothing}</li>`)}</ul>`
           : nothing
       }
       ${phoneList([...(sal.phones ?? []), ...(location.phones ?? [])])}

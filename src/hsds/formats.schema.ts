@@ -11,8 +11,28 @@ import { z } from '@hono/zod-openapi';
  */
 export const uuidString = () => z.guid({ error: 'Invalid UUID' });
 
-/** `format: uri`: an absolute URI (scheme required), as the WHATWG URL parser accepts it. */
-export const uriString = () => z.url({ error: 'Invalid URI' });
+/**
+ * The schemes a URI field may hold: web pages, e-mail and phone. Every URI field of HSDS is a link
+ * someone follows (a website, a logo, a document, a virtual location); a `javascript:` or `data:`
+ * URL would run code in the page of whoever shows it. Checked on the scheme as the WHATWG URL
+ * parser reads it (`JavaScript:`, `java\tscript:` are `javascript:`).
+ */
+export const LINK_SCHEMES: readonly string[] = ['http', 'https', 'mailto', 'tel'];
+const linkScheme = new RegExp(`^(?:${LINK_SCHEMES.join('|')})$`);
+export const LINK_SCHEMES_TEXT = 'http, https, mailto or tel';
+
+/**
+ * `format: uri`: an absolute URI (scheme required), as the WHATWG URL parser accepts it, of one of
+ * LINK_SCHEMES (the JSON Schema stays `format: uri`).
+ */
+export const uriString = () =>
+  z.url({
+    protocol: linkScheme,
+    error: (issue) =>
+      typeof issue.input === 'string' && URL.canParse(issue.input)
+        ? `not an ${LINK_SCHEMES_TEXT} link`
+        : 'Invalid URI',
+  });
 
 /** `format: email`. */
 export const emailString = () => z.email({ error: 'Invalid email address' });

@@ -10,7 +10,8 @@
  * - strings are trimmed of Unicode spaces and zero-width characters; in e-mails and ids, where no
  *   space can belong, they are removed wherever they are (and `mailto:` too); long free text
  *   (`description`, `*_description`, `notes`, `alert`) is kept as published unless blank;
- * - a URI starting `www.` gets `https://`;
+ * - a URI starting `www.` gets `https://`; one of a scheme other than http, https, mailto and tel
+ *   (`javascript:`, `data:`) is dropped with a warning, and so is such a `logo`;
  * - an enum value in another case is the enum's value (`Active` → `active`);
  * - a decimal number written as a string is a number where a number belongs (`"51.5"`), and a
  *   number or boolean is its text where text belongs (`"number": 1224` for a phone);
@@ -31,7 +32,14 @@
  * allocated unless something is repaired.
  */
 import { z } from '@hono/zod-openapi';
-import { type RecordType, recordSchemas, recordTypes, tabularTypedFields } from '../hsds/index.ts';
+import {
+  LINK_SCHEMES,
+  LINK_SCHEMES_TEXT,
+  type RecordType,
+  recordSchemas,
+  recordTypes,
+  tabularTypedFields,
+} from '../hsds/index.ts';
 import { ALTERNATE_NAMES_FIELD, cleanAlternateNames } from '../index-mapping/taxonomy-vocabulary.ts';
 
 export type RepairSeverity = 'info' | 'warning';
@@ -85,6 +93,10 @@ const formatKinds: Record<string, FieldKind> = {
 const isProse = (name: string) =>
   name === 'description' || name.endsWith('_description') || name === 'notes' || name === 'alert';
 
+// Links the 3.1 schema leaves plain strings (the official organization.json types `logo` so): read
+// as URIs, so that they hold only the schemes a URI field may (LINK_SCHEMES).
+const linkFields = new Set(['logo']);
+
 /** What kind of value a schema field holds, read from the zod schema itself. */
 function kindOf(name: string, field: z.ZodType): FieldKind {
   const schema = unwrapOptional(field);
@@ -102,6 +114,7 @@ function kindOf(name: string, field: z.ZodType): FieldKind {
   if (def.type === 'string') {
     const byFormat = def.format ? formatKinds[def.format] : undefined;
     if (byFormat) return byFormat;
+    if (linkFields.has(name)) return { kind: 'uri' };
     const typed = tabularTypedFields[name];
     if (typed) return { kind: typed };
     return isProse(name) ? { kind: 'prose' } : { kind: 'text' };
@@ -356,6 +369,7 @@ function repairValue(
     }
     case 'uri': {
       if (/^www\./i.test(s)) return done(`https://${s}`, 'https:// added');
+      if (hasOtherScheme(s)) return { value: undefined, action: OTHER_SCHEME_DROPPED, effect: 'dropped' };
       return asIs();
     }
     case 'datetime': {
@@ -379,6 +393,29 @@ function repairValue(
       return asIs();
   }
 }
+
+const linkScheme = new RegExp(`^(?:${LINK_SCHEMES.join('|')}):`, 'i');
+
+/**
+ * Whether a URI is an absolute URL of a scheme a URI field may not hold (`javascript:`, `data:`,
+ * `vbscript:`...), as a browser reads it (the WHATWG parser: case, tabs and control characters
+ * do not hide a scheme). A value that is no absolute URL is left for validation to judge.
+ */
+function hasOtherScheme(value: string): boolean {
+  if (linkScheme.test(value)) return false;
+  const url = URL.parse(value);
+  return url !== null && !LINK_SCHEMES.includes(url.protocol.slice(0, -1));
+}
+
+/**
+ * What is done with a link of another scheme: dropped (a warning), the record kept. A write
+ * refuses it instead (isOtherSchemeDrop): its sender is there to be told.
+ */
+export const OTHER_SCHEME_DROPPED = `not an ${LINK_SCHEMES_TEXT} link (a javascript: or data: URL would run in the page that shows it): dropped`;
+
+/** Whether an import's note is the drop of a link of another scheme (OTHER_SCHEME_DROPPED). */
+export const isOtherSchemeDrop = (note: { kind: string; reason: string }) =>
+  note.kind === 'dropped-field' && note.reason === OTHER_SCHEME_DROPPED;
 
 /** Records one repair of a record's field (its severity `info` unless said). */
 type NoteRepair = (
@@ -443,7 +480,8 @@ export function applyLeniency(
     }
     if (repaired.value === undefined) delete fields[key];
     else fields[key] = repaired.value;
-    note(key, value, repaired.action, repaired.effect ?? 'changed');
+    const effect = repaired.effect ?? 'changed';
+    note(key, value, repaired.action, effect, effect === 'dropped' ? 'warning' : 'info');
   }
   return repairs;
 }

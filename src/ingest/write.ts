@@ -37,6 +37,7 @@ import { type RecordStoreDocument, unpackDocument } from '../index-mapping/recor
 import { deletionClosure, nestingOnlyUnder } from './deletion.ts';
 import { flattenNested, type Issue } from './flatten.ts';
 import { importItems } from './import.ts';
+import { isOtherSchemeDrop } from './leniency.ts';
 import { childLinks, recordKey } from './nesting.ts';
 import { publishOrReindex, removeAndPublish } from './pipeline.ts';
 
@@ -288,6 +289,10 @@ export function validateBody(type: RecordType, pathId: string, body: unknown) {
   if (type === 'service_at_location') delete record.service;
   const flattened = flattenNested(type, record, WRITE_ORIGIN);
   const errors = flattened.issues.filter((i) => i.severity === 'error');
+  // A link of another scheme (`javascript:`), which an import drops, is refused: the writer is
+  // there to be told, and a write that answers 200 without its field would hide it.
+  for (const note of flattened.records.flatMap((r) => r.notes).filter(isOtherSchemeDrop))
+    errors.push({ ...note, severity: 'error', kind: 'invalid' });
   if (errors.length > 0 || flattened.rejected.length > 0) throw new WriteRejectedError(errors);
   return { record, flattened };
 }

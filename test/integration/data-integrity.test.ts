@@ -228,3 +228,41 @@ describe('hsds check-ids: a store written before ids were lower-cased', () => {
     expect((legacy.phones as JsonObject[]).map((p) => p.id)).toEqual([fresh.phone]);
   });
 });
+
+describe('URI fields hold web, mail and phone links only', () => {
+  it('an import drops a javascript: URL and a data: logo, each reported', async () => {
+    const service = {
+      ...services[4]!,
+      url: 'javascript:alert(document.cookie)',
+      organization: { ...services[4]!.organization!, logo: 'data:text/html,<script>alert(1)</script>' },
+    };
+    const { reportFile } = await feeds.importFile('schemes.json', [service]);
+    const report = await readReport(reportFile);
+    const dropped = report.issues.filter((i) => i.kind === 'dropped-field');
+    expect(dropped.map((i) => i.path).sort()).toEqual(['organization.logo', 'url']);
+    expect(dropped.find((i) => i.path === 'url')).toMatchObject({
+      severity: 'warning',
+      value: 'string "javascript:alert(document.cookie)"',
+    });
+    expect(dropped.find((i) => i.path === 'url')!.reason).toMatch(/http, https, mailto or tel/);
+    const served = await read(`/services/${service.id}`);
+    expect(served.url).toBeUndefined();
+    expect((served.organization as JsonObject).logo).toBeUndefined();
+    expect(served.name).toBe(service.name);
+  });
+
+  it('a write with a javascript: URL is refused with 400 naming the field, and changes nothing', async () => {
+    const service = services[5]!;
+    const path = `/services/${service.id}`;
+    const before = await read(path);
+    const res = await put(path, { ...before, url: 'JavaScript:alert(1)' });
+    expect(res.status).toBe(400);
+    const problem = (await res.json()) as { errors: { parameter: string; reason: string }[] };
+    expect(problem.errors.map((e) => e.parameter)).toEqual(['url']);
+    expect(problem.errors[0]!.reason).toMatch(/http, https, mailto or tel/);
+    expect(await read(path)).toEqual(before);
+    // The schemes HSDS links use are accepted.
+    const ok = await put(path, { ...before, url: 'https://example.org/help', email: undefined });
+    expect(ok.status, await ok.clone().text()).toBe(200);
+  });
+});

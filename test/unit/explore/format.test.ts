@@ -9,6 +9,7 @@ import {
   formatAges,
   formatCost,
   formatDistance,
+  linkHref,
   servedAreas,
   summariseOpening,
   telHref,
@@ -22,6 +23,33 @@ const weekly = (byday: string, opens_at: string, closes_at: string, extra: Recor
   opens_at,
   closes_at,
   ...extra,
+});
+
+describe('linkHref', () => {
+  it('links web, mail and phone URLs only, as the browser reads them', () => {
+    expect(linkHref('https://example.org/help?x=1')).toBe('https://example.org/help?x=1');
+    expect(linkHref('HTTP://Example.org')).toBe('http://example.org/');
+    expect(linkHref('mailto:help@example.org')).toBe('mailto:help@example.org');
+    expect(linkHref('tel:+441224000000')).toBe('tel:+441224000000');
+    for (const value of [
+      'javascript:alert(1)',
+      'JavaScript:alert(1)',
+      'java\tscript:alert(1)',
+      '\u0001javascript:alert(1)',
+      ' javascript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'vbscript:msgbox(1)',
+      // Not absolute: it would point into this site.
+      'example.org/help',
+      '//evil.example/x',
+      'see our facebook page',
+      '',
+      undefined,
+      42,
+    ]) {
+      expect(linkHref(value), String(value)).toBe('');
+    }
+  });
 });
 
 describe('formatDistance', () => {

@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { flattenNested, flattenRow } from '../../../src/ingest/flatten.ts';
 import {
   applyLeniency,
+  isOtherSchemeDrop,
   normaliseDate,
   normaliseDateTime,
   normaliseTime,
+  OTHER_SCHEME_DROPPED,
 } from '../../../src/ingest/leniency.ts';
 import { nestedKeysOf } from '../../../src/ingest/nesting.ts';
 import { officialService, syntheticServices } from './fixtures.ts';
@@ -89,6 +91,55 @@ describe('applyLeniency', () => {
       ['email', 'spaces removed', 'info'],
     ]);
     expect(repairs?.[1]?.found).toBe('   ');
+  });
+
+  it('drops links of schemes other than http, https, mailto and tel, however written, with a warning', () => {
+    for (const url of [
+      'javascript:alert(1)',
+      'JavaScript:alert(1)',
+      ' javascript:alert(1)',
+      'java\tscript:alert(1)',
+      '\u0001javascript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'vbscript:msgbox(1)',
+      'file:///etc/passwd',
+    ]) {
+      const { fields, repairs } = apply('service', { id: SERVICE, name: 'x', url });
+      expect(fields, url).toEqual({ id: SERVICE, name: 'x' });
+      expect(repairs).toEqual([
+        { field: 'url', found: url, action: OTHER_SCHEME_DROPPED, effect: 'dropped', severity: 'warning' },
+      ]);
+      expect(OTHER_SCHEME_DROPPED).toMatch(/^not an http, https, mailto or tel link/);
+    }
+    // A logo is a link too, though the 3.1 schema leaves it a plain string.
+    const organization = { id: SERVICE, name: 'x', description: 'x', logo: 'data:image/svg+xml,<svg/>' };
+    expect(applyLeniency('organization', organization, true, nestedKeysOf('organization'))).toHaveLength(1);
+    expect(organization).not.toHaveProperty('logo');
+    // Links people follow are kept; a value that is no URL is left for validation.
+    for (const url of [
+      'https://example.org/a',
+      'HTTP://EXAMPLE.ORG',
+      'mailto:help@example.org',
+      'tel:+441224000000',
+    ]) {
+      expect(apply('service', { id: SERVICE, name: 'x', url }).repairs, url).toBeUndefined();
+    }
+    expect(
+      apply('service', { id: SERVICE, name: 'x', url: 'see our facebook page' }).repairs,
+    ).toBeUndefined();
+  });
+
+  it('strict: a link of another scheme rejects its record, as the schema refuses it', () => {
+    const service = { ...syntheticServices(1)[0]!, url: 'javascript:alert(1)' };
+    const strict = flattenNested('service', service, 'feed.json', { strict: true });
+    expect(strict.rejected[0]).toEqual({ type: 'service', id: service.id });
+    expect(strict.issues[0]).toMatchObject({ path: 'url', reason: 'not an http, https, mailto or tel link' });
+    const lenient = flattenNested('service', service, 'feed.json');
+    expect(lenient.rejected).toEqual([]);
+    expect(lenient.records[0]!.record).not.toHaveProperty('url');
+    expect(lenient.records[0]!.notes.filter(isOtherSchemeDrop).map((n) => [n.path, n.severity])).toEqual([
+      ['url', 'warning'],
+    ]);
   });
 
   it('matches enums in any case, reads numbers and www. addresses, and reports each', () => {
