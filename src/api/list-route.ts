@@ -3,14 +3,15 @@
  * body or form body; the body wins where both give a value), the same responses, one handler.
  */
 import { createRoute, type z } from '@hono/zod-openapi';
-import { type RecordTexts, searchPage, streamRecords } from '../engine/search.ts';
+import { type ReadBudget, type RecordTexts, searchPage, streamRecords } from '../engine/search.ts';
 import { pageWindow, type SearchRequest, streamOrder } from '../index-mapping/search.query.ts';
 import { openDump } from './dumps.ts';
 import { asJsonAnswer, type JsonAnswer } from './json-answer.ts';
+import { openPageBudget } from './large-pages.ts';
 import type { Paging } from './list-params.ts';
 import { NDJSON_CONTENT_TYPE, ndjsonResponse } from './ndjson.ts';
 import { type PageExtensions, pageText } from './paging.ts';
-import { bodyErrorResponses, errorResponses, tooManyDumpsResponse } from './problem.ts';
+import { bodyErrorResponses, errorResponses, pageTooLargeResponse, tooManyDumpsResponse } from './problem.ts';
 import { type RouteContext, requirementTag } from './route-context.ts';
 import type { AppContext } from './types.ts';
 
@@ -50,6 +51,7 @@ export function listRoutes<Params extends z.ZodObject, Page extends z.ZodType>(
     },
     ...errorResponses,
     ...tooManyDumpsResponse,
+    ...pageTooLargeResponse,
   };
   const common = {
     path: endpoint.path,
@@ -69,7 +71,14 @@ export function listRoutes<Params extends z.ZodObject, Page extends z.ZodType>(
     method: 'post',
     operationId: endpoint.operationId.replace(/^get/, 'post'),
     tags: [requirementTag(ctx, 'post', endpoint.path)],
-    responses: { ...responses, ...bodyErrorResponses },
+    responses: {
+      ...responses,
+      ...bodyErrorResponses,
+      413: {
+        ...bodyErrorResponses[413],
+        description: `${bodyErrorResponses[413].description} Or, as for GET: ${pageTooLargeResponse[413].description}`,
+      },
+    },
     description: `${endpoint.description}\n\nThe same search as GET, with the parameters in the query string, a JSON body or a form body (a value in the body overrides the same parameter in the query string). An empty body means no parameters; a body larger than the server's limit is a 413, one of another media type a 415.`,
     request: {
       query: endpoint.params,
@@ -108,9 +117,10 @@ export function postedParams<Params extends object>(c: Posted<Params>): Params {
 
 /**
  * A step on each page or stream batch of record texts, for a list that adds to its records (the
- * services nested in organizations): it parses what it needs.
+ * services nested in organizations): it parses what it needs. On a JSON page, what it reads
+ * counts against the page's budget.
  */
-export type Enrich = (texts: string[]) => Promise<string[]>;
+export type Enrich = (texts: string[], budget?: ReadBudget) => Promise<string[]>;
 
 async function* enriched(
   batches: AsyncGenerator<RecordTexts, void, undefined>,
@@ -126,13 +136,20 @@ async function* enriched(
 /** Extension fields for a JSON page, given its total (facets, did you mean: search-extensions.ts). */
 export type Extend = (total: number) => Promise<PageExtensions>;
 
+type ListOptions = {
+  enrich?: Enrich;
+  extend?: Extend | undefined;
+  /** What the enrich step nests, when that changes what an item weighs (large-pages.ts). */
+  nests?: string;
+};
+
 /** A page of a search as JSON, or every match as NDJSON; typed as the route's page. */
 export async function listResponse<Page extends z.ZodType>(
   c: AppContext,
   page: Page,
   request: SearchRequest,
   paging: Paging,
-  options: { enrich?: Enrich; extend?: Extend | undefined } = {},
+  options: ListOptions = {},
 ): Promise<JsonAnswer<Page>> {
   return asJsonAnswer(page, await listAnswer(c, request, paging, options));
 }
@@ -141,7 +158,7 @@ async function listAnswer(
   c: AppContext,
   request: SearchRequest,
   paging: Paging,
-  options: { enrich?: Enrich; extend?: Extend | undefined },
+  options: ListOptions,
 ): Promise<Response> {
   const { engine, logger } = c.get('deps');
   if (paging.format === 'ndjson') {
@@ -149,10 +166,18 @@ async function listAnswer(
     const batches = streamRecords(engine, streamOrder(request), dump.stream);
     return ndjsonResponse(options.enrich ? enriched(batches, options.enrich) : batches, dump, logger);
   }
-  const page = await searchPage(engine, request, pageWindow(paging.page, paging.perPage));
-  const texts = options.enrich ? await options.enrich(page.texts) : page.texts;
-  const extensions = options.extend ? await options.extend(page.total) : {};
-  return c.body(pageText(texts, page.total, paging.page, paging.perPage, extensions), 200, {
-    'content-type': 'application/json',
-  });
+  // A page is held whole while it is built: bounded by size, and large ones by number (large-pages.ts).
+  const kind = `${request.index} ${request.source.join(',')} ${options.nests ?? ''}`;
+  const budget = openPageBudget(c.get('largePages'), kind, paging.perPage);
+  try {
+    const page = await searchPage(engine, request, pageWindow(paging.page, paging.perPage), budget);
+    const texts = options.enrich ? await options.enrich(page.texts, budget) : page.texts;
+    budget.served(texts.length);
+    const extensions = options.extend ? await options.extend(page.total) : {};
+    return c.body(pageText(texts, page.total, paging.page, paging.perPage, extensions), 200, {
+      'content-type': 'application/json',
+    });
+  } finally {
+    budget.release();
+  }
 }

@@ -161,7 +161,7 @@ export const errorResponses = {
   400: problemContent('A parameter is malformed or out of range; `errors` names each one.'),
   500: problemContent('An unexpected error on our side; it is logged.'),
   503: problemContent(
-    'The search engine (or a geocoder it needs) is unreachable or shedding load, or every dump slot is taken; try again after `Retry-After` seconds.',
+    'The search engine (or a geocoder it needs) is unreachable or shedding load, or every dump slot or large-page slot (`too-many-large-pages`: a page over `PAGE_LARGE_BYTES`) is taken; try again after `Retry-After` seconds.',
   ),
 } as const;
 
@@ -176,6 +176,13 @@ export const bodyErrorResponses = {
 } as const;
 
 export const notFoundResponse = { 404: problemContent('No record has this id.') } as const;
+
+/** A JSON page is built whole in memory, within a size budget (large-pages.ts). */
+export const pageTooLargeResponse = {
+  413: problemContent(
+    'The page asked for would be larger than this server builds for one answer (`PAGE_MAX_BYTES`), type `page-too-large`: `errors` names `per_page` with the most that fits this search; `format=ndjson` streams every match, whatever its size.',
+  ),
+} as const;
 
 /** Lists can be dumps (`format=ndjson`, `minimal=true`), which are capped per client. */
 export const tooManyDumpsResponse = {

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Engine } from '../engine/index.ts';
 import type { GeocoderChain } from '../geo/geocoder.ts';
-import type { KeyedSlots } from '../resilience/slots.ts';
+import type { KeyedSlots, Slots } from '../resilience/slots.ts';
 import type { ReindexJobs } from './jobs.ts';
 import type { RecordWrites } from './record-writes.ts';
 
@@ -25,12 +25,24 @@ export type AppDeps = {
   writes?: RecordWrites;
   /** Dump slots; by default built from the configuration's DUMP_* limits. */
   dumps?: Dumps;
+  /** Large-page slots; by default built from the configuration's PAGE_* limits. */
+  largePages?: LargePages;
 };
 
 export type DumpLimits = { maxConcurrent: number; maxPerClient: number; stallTimeoutMs: number };
 
 /** The slots of running dumps (`format=ndjson`, `minimal=true`): dumps.ts. */
 export type Dumps = { readonly limits: DumpLimits; readonly slots: KeyedSlots };
+
+export type PageLimits = { maxBytes: number; largeBytes: number; maxLargeConcurrent: number };
+
+/** The budget of JSON pages and the slots of large ones: large-pages.ts. */
+export type LargePages = {
+  readonly limits: PageLimits;
+  readonly slots: Slots;
+  /** What an item of each kind of page weighed lately (bytes read per item). */
+  readonly bytesPerItem: Map<string, number>;
+};
 
 export type Scope = 'write' | 'admin';
 
@@ -41,6 +53,7 @@ export type AppEnv = {
   Variables: {
     deps: AppDeps;
     dumps: Dumps;
+    largePages: LargePages;
     /** The caller's token, on the routes that require one (auth.ts `requireScope`). */
     token?: ApiToken;
   };

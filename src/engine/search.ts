@@ -34,6 +34,20 @@ const READ = { compression: false } as unknown as TransportRequestOptions;
  */
 export type RecordTexts = { total: number; texts: string[] };
 
+/**
+ * What one answer may hold in memory (a JSON page: src/api/large-pages.ts). Every byte read from
+ * the engine for the answer is taken from it as it arrives, and the size of what is still to come
+ * is announced when it is known (an engine answer's Content-Length, the services still to read of
+ * an organization page): either throws to stop the read, so a page too large to serve is refused
+ * before it is held whole.
+ */
+export type ReadBudget = {
+  /** Bytes read (negative: bytes read and let go, such as a first page read again in a stream). */
+  take(bytes: number): void;
+  /** About this many more bytes will be read for the answer. */
+  expect(bytes: number): void;
+};
+
 type Hit = { _source?: { record?: JsonRecord }; sort?: unknown[] };
 type SearchBody = { pit_id?: string; hits?: { total?: { value: number }; hits?: Hit[] } };
 
@@ -175,11 +189,14 @@ export async function searchPage(
   engine: Engine,
   request: SearchRequest,
   window: { from: number; size: number },
+  budget?: ReadBudget,
 ): Promise<RecordTexts> {
-  if (window.from + window.size > RESULT_WINDOW) return searchDeepPage(engine, request, window);
+  if (window.from + window.size > RESULT_WINDOW) return searchDeepPage(engine, request, window, budget);
   const reading = await readHits(request, (storedItems) =>
-    rawRequest(`search ${request.index}`, (transport) =>
-      engine.client.search(pageParams(engine, request, window, storedItems), transport),
+    rawRequest(
+      `search ${request.index}`,
+      (transport) => engine.client.search(pageParams(engine, request, window, storedItems), transport),
+      budget,
     ),
   );
   return { total: reading.total ?? 0, texts: reading.items };
@@ -228,6 +245,7 @@ async function searchDeepPage(
   engine: Engine,
   request: SearchRequest,
   window: { from: number; size: number },
+  budget: ReadBudget | undefined,
 ): Promise<RecordTexts> {
   let pitId = await openPit(engine, request, PIT_KEEP_ALIVE);
   if (!pitId) return { total: 0, texts: [] };
@@ -268,19 +286,22 @@ async function searchDeepPage(
     }
     const reading = await readHits(request, (storedItems) => {
       const fetch = fetchOf(request, storedItems);
-      return rawRequest(`search ${request.index}`, (transport) =>
-        engine.client.search(
-          {
-            filter_path: [...fetch.paths, ...sortPath(request), 'pit_id'],
-            ...inPit({
-              size: window.size,
-              ...fetch.body,
-              track_total_hits: false,
-              ...(after ? { search_after: after } : {}),
-            }),
-          } as Record<string, unknown>,
-          transport,
-        ),
+      return rawRequest(
+        `search ${request.index}`,
+        (transport) =>
+          engine.client.search(
+            {
+              filter_path: [...fetch.paths, ...sortPath(request), 'pit_id'],
+              ...inPit({
+                size: window.size,
+                ...fetch.body,
+                track_total_hits: false,
+                ...(after ? { search_after: after } : {}),
+              }),
+            } as Record<string, unknown>,
+            transport,
+          ),
+        budget,
       );
     });
     pitId = reading.pitId ?? pitId;
@@ -290,8 +311,11 @@ async function searchDeepPage(
   }
 }
 
-/** How long a stream's point in time lives between two batches (a dump allows for a slow client). */
-export type StreamOptions = { keepAlive?: string };
+/**
+ * How long a stream's point in time lives between two batches (a dump allows for a slow client);
+ * the budget of the answer its batches are gathered into, if any.
+ */
+export type StreamOptions = { keepAlive?: string; budget?: ReadBudget | undefined };
 
 type BatchReading = {
   items: string[];
@@ -302,16 +326,32 @@ type BatchReading = {
 
 /**
  * Runs a request whose answer is read as text (the client's `asStream`): the caller slices it.
- * Status codes are checked here, as the client does not when it streams.
+ * Status codes are checked here, as the client does not when it streams. With a budget, the
+ * answer's announced length and each chunk are counted as they come, and a refusal by the budget
+ * stops reading (the rest of the answer is dropped with its connection).
  */
 async function rawRequest(
   operation: string,
-  call: (options: TransportRequestOptions) => Promise<{ statusCode: number | null; body: unknown }>,
+  call: (
+    options: TransportRequestOptions,
+  ) => Promise<{ statusCode: number | null; body: unknown; headers?: unknown }>,
+  budget?: ReadBudget,
 ): Promise<string> {
   const { status, text } = await engineCall(operation, async () => {
     const response = await call({ ...READ, asStream: true });
     const chunks: Buffer[] = [];
-    for await (const chunk of response.body as AsyncIterable<Buffer>) chunks.push(chunk);
+    const body = response.body as AsyncIterable<Buffer> & { destroy?: () => void };
+    try {
+      const length = Number((response.headers as Record<string, unknown> | null)?.['content-length']);
+      if (budget && Number.isFinite(length) && length > 0) budget.expect(length);
+      for await (const chunk of body) {
+        budget?.take(chunk.length);
+        chunks.push(chunk);
+      }
+    } catch (error) {
+      body.destroy?.();
+      throw error;
+    }
     return { status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') };
   });
   if (status >= 400) {
@@ -476,22 +516,25 @@ export async function* streamRecords(
     const { query, sort } = parts[part] as SearchRequest;
     const reading = await readHits(request, (storedItems) => {
       const fetch = fetchOf(request, storedItems);
-      return rawRequest(`stream ${request.index}`, (transport) =>
-        engine.client.search(
-          {
-            filter_path: ['hits.total.value', ...fetch.paths, 'hits.hits.sort', 'pit_id'],
-            body: {
-              pit: { id: pitId as string, keep_alive: keepAlive },
-              query,
-              sort,
-              size: batchSize,
-              ...fetch.body,
-              track_total_hits: after === undefined,
-              ...(after ? { search_after: after } : {}),
-            },
-          } as Record<string, unknown>,
-          transport,
-        ),
+      return rawRequest(
+        `stream ${request.index}`,
+        (transport) =>
+          engine.client.search(
+            {
+              filter_path: ['hits.total.value', ...fetch.paths, 'hits.hits.sort', 'pit_id'],
+              body: {
+                pit: { id: pitId as string, keep_alive: keepAlive },
+                query,
+                sort,
+                size: batchSize,
+                ...fetch.body,
+                track_total_hits: after === undefined,
+                ...(after ? { search_after: after } : {}),
+              },
+            } as Record<string, unknown>,
+            transport,
+          ),
+        options.budget,
       );
     });
     pitId = reading.pitId ?? pitId;
@@ -544,17 +587,28 @@ export async function* streamRecords(
 }
 
 /**
- * Every match of a search in memory, parsed: for bounded sets that are joined to other records
- * (the services of some organizations). One plain search usually answers; a larger set is walked
- * in a point in time.
+ * Every match of a search, batch by batch as texts: for bounded sets that are joined to other
+ * records (the services of some organizations). One plain search usually answers; a larger set is
+ * walked in a point in time. With a budget, the size of the whole set is announced once the first
+ * search has shown the total and the size of a record (a set too large is refused before it is
+ * read), and the first search's texts are given back when the walk reads them again.
  */
-export async function collectRecords(engine: Engine, request: SearchRequest): Promise<JsonRecord[]> {
-  const parse = (texts: string[]) => texts.map((text) => JSON.parse(text) as JsonRecord);
-  const first = await searchPage(engine, request, { from: 0, size: COLLECT_FIRST });
-  if (first.total <= first.texts.length) return parse(first.texts);
-  const records: JsonRecord[] = [];
-  for await (const batch of streamRecords(engine, request)) records.push(...parse(batch.texts));
-  return records;
+export async function* collectTexts(
+  engine: Engine,
+  request: SearchRequest,
+  budget?: ReadBudget,
+): AsyncGenerator<string[], void, undefined> {
+  const first = await searchPage(engine, request, { from: 0, size: COLLECT_FIRST }, budget);
+  if (first.total <= first.texts.length) {
+    yield first.texts;
+    return;
+  }
+  if (budget) {
+    const read = first.texts.reduce((sum, text) => sum + text.length, 0);
+    budget.expect(Math.round((read / Math.max(1, first.texts.length)) * (first.total - first.texts.length)));
+    budget.take(-read);
+  }
+  for await (const batch of streamRecords(engine, request, { budget })) yield batch.texts;
 }
 
 const COLLECT_FIRST = 500;

@@ -53,7 +53,8 @@ async function listOrganizations(ctx: RouteContext, c: AppContext, p: Organizati
   if (!nested) return listResponse(c, organizationPageSchema, request, paging);
   const { engine } = c.get('deps');
   return listResponse(c, organizationPageSchema, request, paging, {
-    enrich: (texts) => withServices(engine, texts, p.full_service === true),
+    enrich: (texts, budget) => withServices(engine, texts, p.full_service === true, budget),
+    nests: p.full_service === true ? 'full services' : 'services',
   });
 }
 
