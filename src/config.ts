@@ -235,6 +235,12 @@ export const configSchema = z.object({
     .max(3650)
     .default(30)
     .describe('Days a deleted record stays in the change feed (include_deleted=true).'),
+  AUDIT_RETENTION_DAYS: z.coerce
+    .number()
+    .min(0)
+    .max(36_500)
+    .default(365)
+    .describe('Days an entry of the write API audit trail is kept (0: forever).'),
   ENGINE_PORT: z.coerce.number().int().min(1025).max(65000).default(9200),
   EXPLORE_TILE_URL: z
     .preprocess(

@@ -80,6 +80,9 @@ const EXPOSED_HEADERS = [
   'ETag',
   'Last-Modified',
   'Location',
+  // A record's audit trail, in pages (record-route.ts).
+  'Link',
+  'Audit-Total',
   ...GEOCODE_HEADER_NAMES,
 ];
 

@@ -2,13 +2,13 @@
  * A record endpoint (`/{resource}/{id}`): the stored record, fully nested, or 404.
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { readAudit } from '../engine/audit.ts';
+import { AUDIT_MAX_PER_PAGE, decodeAuditCursor, readAudit } from '../engine/audit.ts';
 import { EngineNotFoundError } from '../engine/index.ts';
 import { caseVariants } from '../index-mapping/ids.ts';
 import { recordAnswer } from './http-cache.ts';
 import { asJsonAnswer, type JsonAnswer } from './json-answer.ts';
 import { idParam } from './list-params.ts';
-import { errorResponses, notFoundResponse } from './problem.ts';
+import { errorResponses, invalidParameter, notFoundResponse } from './problem.ts';
 import { type RouteContext, requirementTag } from './route-context.ts';
 import type { AppContext } from './types.ts';
 
@@ -40,16 +40,64 @@ const auditParam = z
   .openapi({
     param: { name: 'audit', in: 'query' },
     description:
-      "An extension: the write API's audit trail of this record, as HSDS `metadata` records added to its `metadata` (who changed which field, from what, to what, when). `none` (default): the record as published; `last`: the changes of the last write; `all`: every change, newest first.",
+      'An extension: the write API\'s audit trail of this record, as HSDS `metadata` records added to its `metadata` (who changed which field, from what, to what, when). `none` (default): the record as published; `last`: the changes of the last write; `all`: every change, newest first. The trail comes in pages of `audit_per_page` entries: the `Audit-Total` response header counts every entry asked for, and while more remain a `Link` header with `rel="next"` gives the URL of the next page (the same request with `audit_after`). Nested records of one type that a write changed more than 20 of are one entry on the record: `field_name` their type, `replacement_value` the counts (`16000 created`). Entries are kept for a period the server sets (AUDIT_RETENTION_DAYS, 365 days by default).',
     example: 'last',
   });
 
-/** The record's `metadata` with its audit trail added (newest first). */
-async function withAudit(c: AppContext, text: string, type: string, id: string, which: 'last' | 'all') {
+const auditPerPageParam = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .max(AUDIT_MAX_PER_PAGE)
+  .optional()
+  .openapi({
+    param: { name: 'audit_per_page', in: 'query' },
+    description: `With \`audit\`: entries of the trail per page, 1000 by default, ${AUDIT_MAX_PER_PAGE} at most.`,
+    example: 1000,
+  });
+
+const auditAfterParam = z
+  .string()
+  .max(500)
+  .optional()
+  .openapi({
+    param: { name: 'audit_after', in: 'query' },
+    description:
+      'With `audit`: where the page starts, as the `Link: rel="next"` header of the page before gave it (an opaque cursor: a page keeps its place while new writes are recorded).',
+  });
+
+type AuditRequest = {
+  audit?: 'none' | 'last' | 'all' | undefined;
+  audit_per_page?: number | undefined;
+  audit_after?: string | undefined;
+};
+
+const DEFAULT_AUDIT_PER_PAGE = 1000;
+
+/**
+ * The record's `metadata` with a page of its audit trail added (newest first); the trail's size
+ * and the next page's URL go in the `Audit-Total` and `Link` headers.
+ */
+async function withAudit(c: AppContext, text: string, type: string, id: string, request: AuditRequest) {
+  const which = request.audit === 'all' ? 'all' : 'last';
+  const after = request.audit_after === undefined ? undefined : decodeAuditCursor(request.audit_after);
+  if (request.audit_after !== undefined && !after)
+    throw invalidParameter('audit_after', 'not a cursor this server gave: follow the Link header of a page');
   const record = JSON.parse(text) as Record<string, unknown>;
-  const trail = await readAudit(c.get('deps').engine, type, (record.id as string) ?? id, which);
+  const page = await readAudit(c.get('deps').engine, type, (record.id as string) ?? id, which, {
+    perPage: request.audit_per_page ?? DEFAULT_AUDIT_PER_PAGE,
+    after,
+  });
+  c.header('audit-total', String(page.total));
+  if (page.next) {
+    const next = new URL(c.req.url);
+    next.searchParams.set('audit_after', page.next);
+    // Relative to the record's own URL, so it holds behind a proxy that mounts the API under a path.
+    const own = next.pathname.slice(next.pathname.lastIndexOf('/') + 1);
+    c.header('link', `<${own}${next.search}>; rel="next"`);
+  }
   const metadata = Array.isArray(record.metadata) ? record.metadata : [];
-  return JSON.stringify({ ...record, metadata: [...trail, ...metadata] });
+  return JSON.stringify({ ...record, metadata: [...page.entries, ...metadata] });
 }
 
 /** The `{id}` route of a record endpoint; `audit` is added to its query (see recordResponse). */
@@ -66,7 +114,11 @@ export function recordRoute<Schema extends z.ZodType, Query extends z.ZodObject>
     description: endpoint.description,
     request: {
       params: z.object({ id: idParam(endpoint.idDescription, endpoint.idExample) }),
-      query: endpoint.query.extend({ audit: auditParam }),
+      query: endpoint.query.extend({
+        audit: auditParam,
+        audit_per_page: auditPerPageParam,
+        audit_after: auditAfterParam,
+      }),
     },
     responses: {
       200: {
@@ -90,14 +142,14 @@ export const noQuery = z.object({});
 export async function recordResponse<Schema extends z.ZodType>(
   c: AppContext,
   schema: Schema,
-  request: { id: string; audit?: 'none' | 'last' | 'all' | undefined },
+  request: { id: string } & AuditRequest,
   read: (id: string) => Promise<string>,
 ): Promise<JsonAnswer<Schema>> {
   let text = await readAnyCase(request.id, read);
   const { audit } = request;
   if (audit === 'last' || audit === 'all') {
     const type = recordTypes[c.req.path.split('/')[1] ?? ''] ?? 'record';
-    text = await withAudit(c, text, type, request.id, audit);
+    text = await withAudit(c, text, type, request.id, request);
   }
   // The record as the engine holds it, as JSON text not parsed again, with its validators.
   return asJsonAnswer(schema, await recordAnswer(c, text));

@@ -80,6 +80,7 @@ export async function openRuntime(options: {
       shards: config.INDEX_SHARDS,
       replicas: config.INDEX_REPLICAS,
       tombstoneRetentionDays: config.TOMBSTONE_RETENTION_DAYS,
+      auditRetentionDays: config.AUDIT_RETENTION_DAYS,
       synonyms: configuredVocabulary(config),
     },
     logger,

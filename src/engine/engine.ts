@@ -57,6 +57,8 @@ export type EngineSettings = {
   maxRetries?: number;
   /** Days deleted records stay in the change feed (TOMBSTONE_RETENTION_DAYS; default 30). */
   tombstoneRetentionDays?: number;
+  /** Days entries of the write API's audit trail are kept (AUDIT_RETENTION_DAYS; default 365; 0: forever). */
+  auditRetentionDays?: number;
   /** Fail fast (the API server); without it calls wait out their timeout and retries (the CLI). */
   guard?: EngineGuardSettings;
   /** The search vocabulary's rules for new read indices (src/engine/vocabulary.ts); unset: the shipped ones. */
