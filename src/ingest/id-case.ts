@@ -3,26 +3,42 @@
  * write path lower-cased ids (index-mapping/ids.ts) may hold an id, or a reference to one, in
  * upper or mixed case, and two records may then be one id in two cases (a PUT under the upper-case
  * form of an id created a second service). The check reads the whole store once and lists them;
- * `fix` stores each again as its import now would, under lower-case ids.
+ * `fix` stores each again as an import now would, under lower-case ids.
  *
- * The fix is an import of the stored records themselves (one source item per record, under the
- * source that stored it), so it takes the import's path: flatten lower-cases the ids and
- * references, the store writer makes the new copy win over the old, and the change is published
- * incrementally. The record under the old-case key is then deleted (only the record: what nests
- * under it was fixed with it, as its references pointed at the old case). Of a record stored in two
- * cases, the copy written last is kept, as imports keep the last copy a source brought; the other
- * is deleted.
+ * The fix writes each record again as a single store document of its own (`type:id`, winning over
+ * any copy a bundle holds, as an import writes a record that must win), its ids and references
+ * lower-cased by the import's own rule (leniency.ts lowerCaseIds), under the source that stored
+ * it; then deletes the record under the old-case key (only the record: what nests under it is
+ * fixed with it, as its references pointed at the old case), and publishes both as an import's
+ * changes are published. Of a record stored in two cases, the copy written last is kept, as
+ * imports keep the last copy a source brought; the other is deleted. (Importing each record as an
+ * item of its source would write it as that item's bundle, `item:<source>:type:id`: the bundle
+ * that holds the record and everything nested under it, which would be lost.)
  */
+
+import { createBulkWriter } from '../engine/bulk.ts';
 import type { Engine } from '../engine/engine.ts';
-import { getRecords, refreshRecords, scanStore } from '../engine/records.ts';
+import {
+  flushRecords,
+  getRecords,
+  recordsIndex,
+  refreshRecords,
+  removeRecords,
+  scanStore,
+} from '../engine/records.ts';
 import type { RecordType } from '../hsds/index.ts';
 import { storedId } from '../index-mapping/ids.ts';
-import { type RecordStoreDocument, unpackDocument } from '../index-mapping/record-store.document.ts';
+import {
+  type RecordStoreDocument,
+  toRecordStoreDocument,
+  toSingleDocument,
+  unpackDocument,
+} from '../index-mapping/record-store.document.ts';
 import { allDocumentsQuery } from '../index-mapping/record-store.query.ts';
-import { importItems } from './import.ts';
+import { ChangeSet } from './changes.ts';
 import { lowerCaseIds } from './leniency.ts';
-import { recordKey } from './nesting.ts';
-import { publishOrReindex, removeAndPublish } from './pipeline.ts';
+import { parentIdsOf, recordKey } from './nesting.ts';
+import { publishOrReindex } from './pipeline.ts';
 
 /** A stored record with an id or a reference not in lower case. */
 export type IdCaseFinding = {
@@ -127,24 +143,39 @@ export async function fixIdCase(engine: Engine): Promise<IdCaseFix> {
     ),
   );
   const deleted = found.filter((f) => f.id !== storedId(f.id)).map((f) => f.key);
-  const bySource = new Map<string, Found[]>();
-  for (const f of kept) bySource.set(f.source, [...(bySource.get(f.source) ?? []), f]);
-  for (const [source, records] of bySource) {
-    const imported = await importItems(
-      engine,
-      source,
-      records.map((f) => ({
-        kind: 'nested' as const,
-        type: f.type as RecordType,
-        value: { ...f.record.record, id: f.id },
-        origin: 'hsds check-ids --fix',
-      })),
-      { reportFile: false, sourceName: source },
+  const run = Date.now();
+  const docs = kept.map((f) => {
+    const fields = { ...f.record.record, id: f.id };
+    lowerCaseIds(f.type as RecordType, fields, undefined);
+    const parents = parentIdsOf(f.type as RecordType, fields);
+    const record = toRecordStoreDocument(
+      f.type,
+      storedId(f.id),
+      fields,
+      parents,
+      f.source,
+      f.record.geometry,
     );
-    if (imported.changes.all || imported.changes.keys.size > 0)
-      await publishOrReindex(engine, imported.changes);
+    return toSingleDocument(record, run, true);
+  });
+  const changes = new ChangeSet(engine);
+  for (const key of [...docs.map((d) => d.key), ...deleted]) changes.add(key);
+  // Logged before the store changes: a run killed after is published by the next publish.
+  await changes.log();
+  const writer = createBulkWriter(engine);
+  // External versions above any an import wrote before this run (import/store-writer.ts).
+  let seq = 0n;
+  for (const doc of docs) {
+    seq += 1n;
+    await writer.index(recordsIndex(engine), doc.key, doc, (BigInt(run) * 1_000_000n + seq).toString());
   }
-  if (deleted.length > 0) await removeAndPublish(engine, new Set(deleted));
+  await writer.flush();
+  await refreshRecords(engine);
+  await removeRecords(engine, new Set(deleted), writer);
+  await writer.close();
+  if (writer.stats.failed > 0) throw new Error(`${writer.stats.failed} writes were refused by the engine`);
+  await flushRecords(engine);
+  if (changes.all || changes.keys.size > 0) await publishOrReindex(engine, changes);
   return {
     recordsRead,
     findings: found.map(strip),

@@ -8,6 +8,7 @@
  *   refused by a write).
  */
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newToken } from '../../src/api/auth.ts';
 import { recordsIndex, refreshRecords } from '../../src/engine/records.ts';
@@ -143,15 +144,17 @@ describe('ids name the same record in any case', () => {
 
 describe('hsds check-ids: a store written before ids were lower-cased', () => {
   // Single store documents as an earlier version wrote them, ids as published.
-  async function storeAsPublished(records: { type: string; record: Record<string, unknown> }[]) {
+  async function storeAsPublished(
+    records: { type: string; record: Record<string, unknown>; source?: string }[],
+  ) {
     const run = Date.now();
-    for (const { type, record } of records) {
+    for (const { type, record, source = 'legacy-feed.json' } of records) {
       const doc = toRecordStoreDocument(
         type,
         record.id as string,
         record,
         parentIdsOf(type as RecordType, record),
-        'legacy-feed.json',
+        source,
       );
       await engine.client.index({
         index: recordsIndex(engine),
@@ -172,9 +175,11 @@ describe('hsds check-ids: a store written before ids were lower-cased', () => {
       phone: 'a1b2c3d4-0000-4000-8000-0000000000ff',
     };
     await storeAsPublished([
-      // The copy a PUT under the upper-case id made, written after the original.
+      // The copy a PUT under the upper-case id made, written after the original; from the same
+      // source, whose bundle of the original holds the service's phones, schedules and the rest.
       {
         type: 'service',
+        source: join(feeds.dir, 'feed.json'),
         record: {
           id: upper,
           organization_id: copied.organization_id,
@@ -221,7 +226,9 @@ describe('hsds check-ids: a store written before ids were lower-cased', () => {
     expect(all.filter((s) => (s.id as string).toLowerCase() === copied.id).map((s) => s.id)).toEqual([
       copied.id,
     ]);
-    expect((await read(`/services/${copied.id}`)).name).toBe('Shouted Copy Of A Service');
+    const kept = await read(`/services/${copied.id}`);
+    expect(kept.name).toBe('Shouted Copy Of A Service');
+    expect(countsOf(kept)).toEqual(countsOf(copied as unknown as JsonObject));
     const legacy = await read(`/services/${fresh.id.toLowerCase()}`);
     expect(legacy.id).toBe(fresh.id.toLowerCase());
     expect((legacy.organization as JsonObject).id).toBe(fields.organization_id);
