@@ -26,6 +26,7 @@ import { loadConfig } from '../src/config.ts';
 import { createEngine } from '../src/engine/index.ts';
 import { loadVocabulary } from '../src/engine/vocabulary.ts';
 import { writeReadIndices } from '../src/ingest/read-indices.writer.ts';
+import { openUnderstanding } from '../src/semantic/index.ts';
 import { type BenchEngine, benchEngineSettings, dropIndices, openBenchEngine } from './lib/bench-engine.ts';
 import { formatTable, writeResults } from './lib/results.ts';
 import { K, type QueryScore, type Summary, scoreQuery } from './relevance/metrics.ts';
@@ -76,11 +77,14 @@ async function scoreSet(
       taxonomyTerms: records.terms,
     });
     const logger = pino({ level: 'silent' });
+    // Search by meaning as the server runs it (SEARCH_MEANING, CRISIS_TAXONOMY_TERMS).
+    const understanding = await openUnderstanding(config, engine, pino({ level: 'warn' }));
     const app = createApp({
       config,
       engine,
       geocoder: createGeocoder(config, engine),
       logger,
+      ...(understanding ? { understanding } : {}),
     });
     const judgments = set.judgments.filter((j) => !options.class || j.class === options.class);
     const scores: QueryScore[] = [];

@@ -259,6 +259,33 @@ export const configSchema = z.object({
     .enum(['shipped', 'none'])
     .default('shipped')
     .describe('`none`: search with the SYNONYMS_FILE rules only, without the shipped vocabulary.'),
+  SEARCH_LOG_RETENTION_DAYS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(3650)
+    .default(90)
+    .describe(
+      'Days the search report keeps its counts (per day and search text, no personal data); 0: no search is recorded.',
+    ),
+  SEARCH_MEANING: z
+    .enum(['on', 'off'])
+    .default('on')
+    .describe(
+      '`off`: search by the words typed only, without the embedding model that maps a search onto needs and taxonomy terms.',
+    ),
+  CRISIS_TAXONOMY_TERMS: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((term) => term.trim())
+        .filter(Boolean),
+    )
+    .describe(
+      'Taxonomy terms (ids or names, comma-separated) whose services are the crisis services a crisis search shows first; empty: any service that meets the crisis.',
+    ),
 });
 
 export type Config = z.infer<typeof configSchema>;

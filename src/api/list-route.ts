@@ -136,9 +136,14 @@ async function* enriched(
 /** Extension fields for a JSON page, given its total (facets, did you mean: search-extensions.ts). */
 export type Extend = (total: number) => Promise<PageExtensions>;
 
+/** A wider search to serve instead when a page's search found nothing, and what its page says of it. */
+export type Relaxed = { request: SearchRequest; extensions: PageExtensions };
+
 type ListOptions = {
   enrich?: Enrich;
   extend?: Extend | undefined;
+  /** Tried in order when the search finds nothing: the first that finds something is served. */
+  relax?: readonly Relaxed[] | undefined;
   /** What the enrich step nests, when that changes what an item weighs (large-pages.ts). */
   nests?: string;
 };
@@ -170,10 +175,21 @@ async function listAnswer(
   const kind = `${request.index} ${request.source.join(',')} ${options.nests ?? ''}`;
   const budget = openPageBudget(c.get('largePages'), kind, paging.perPage);
   try {
-    const page = await searchPage(engine, request, pageWindow(paging.page, paging.perPage), budget);
+    const window = pageWindow(paging.page, paging.perPage);
+    let page = await searchPage(engine, request, window, budget);
+    // The extensions speak of the search as asked (did_you_mean when it found nothing).
+    const asked = page.total;
+    let relaxedBy: PageExtensions = {};
+    for (const relaxed of asked === 0 ? (options.relax ?? []) : []) {
+      const wider = await searchPage(engine, relaxed.request, window, budget);
+      if (wider.total === 0) continue;
+      page = wider;
+      relaxedBy = relaxed.extensions;
+      break;
+    }
     const texts = options.enrich ? await options.enrich(page.texts, budget) : page.texts;
     budget.served(texts.length);
-    const extensions = options.extend ? await options.extend(page.total) : {};
+    const extensions = { ...(options.extend ? await options.extend(asked) : {}), ...relaxedBy };
     return c.body(pageText(texts, page.total, paging.page, paging.perPage, extensions), 200, {
       'content-type': 'application/json',
     });

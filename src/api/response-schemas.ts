@@ -74,6 +74,11 @@ const searchPageExtensions = {
       'An extension of this API, present only when a `search` found nothing: the search with its words corrected to words that names in the directory hold, offered only when it finds something.',
     example: 'debt advice',
   }),
+  relaxed: z.enum(['fewer_words', 'meaning']).optional().openapi({
+    description:
+      'An extension of this API, present only when a `search` found nothing as typed and a wider search is served instead: `fewer_words` (half of its words required, from three words on), or `meaning` (what it means alone: the needs and taxonomy terms closest to it). A search for what the directory does not offer stays empty.',
+    example: 'meaning',
+  }),
 };
 
 export const servicePageSchema = pageSchema(serviceItemSchema)

@@ -5,7 +5,11 @@
  *   value, for the current search and filters, counted beside the page search (not after it);
  * - `did_you_mean` (a search that found nothing): the search with its unknown words corrected,
  *   offered only when the corrected search finds something; never sought for text beyond the
- *   bounds of didYouMeanText (a 500-letter word would cost the engine a second per request).
+ *   bounds of didYouMeanText (a 500-letter word would cost the engine a second per request);
+ * - `relaxed` (a search that found nothing as typed, served wider): `fewer_words` when half its
+ *   words found something, `meaning` when what it means did (relaxedSearches). A search that asks
+ *   for what the directory does not offer stays empty: one or two words are never relaxed, and
+ *   meaning counts only above its loose thresholds.
  */
 import type { Context } from 'hono';
 import { didYouMean, searchFacets } from '../engine/facets.ts';
@@ -13,8 +17,13 @@ import { searchPage } from '../engine/search.ts';
 import { didYouMeanText } from '../index-mapping/did-you-mean.query.ts';
 import type { FacetName } from '../index-mapping/facets.query.ts';
 import type { SearchRequest } from '../index-mapping/search.query.ts';
+import {
+  type Relaxation,
+  relaxationsOf,
+  type ServiceFilters,
+} from '../index-mapping/service-search.query.ts';
 import { parseSearch } from '../index-mapping/text.query.ts';
-import type { Extend } from './list-route.ts';
+import type { Extend, Relaxed } from './list-route.ts';
 import type { AppEnv } from './types.ts';
 
 export function searchExtensions(
@@ -42,4 +51,12 @@ export function searchExtensions(
     }
     return extensions;
   };
+}
+
+/** The wider searches a page serves when its search finds nothing, in the order they are tried. */
+export function relaxedSearches(
+  filters: ServiceFilters,
+  build: (relax: Relaxation) => SearchRequest,
+): Relaxed[] {
+  return relaxationsOf(filters).map((relax) => ({ request: build(relax), extensions: { relaxed: relax } }));
 }

@@ -9,6 +9,7 @@ import type { Config } from '../config.ts';
 import type { Engine } from '../engine/index.ts';
 import type { GeocoderChain } from '../geo/geocoder.ts';
 import type { KeyedSlots, Slots } from '../resilience/slots.ts';
+import type { Understanding } from '../semantic/understanding.ts';
 import type { ReindexJobs } from './jobs.ts';
 import type { RecordWrites } from './record-writes.ts';
 
@@ -25,14 +26,24 @@ export type AppDeps = {
   writes?: RecordWrites;
   /** Dump slots; by default built from the configuration's DUMP_* limits. */
   dumps?: Dumps;
+  /** Counts searches for the search report (src/search-report); without it nothing is recorded. */
+  searchLog?: SearchLog;
   /** Large-page slots; by default built from the configuration's PAGE_* limits. */
   largePages?: LargePages;
+  /** Search by meaning (src/semantic); without it a search is by its words alone. */
+  understanding?: Understanding;
 };
 
 export type DumpLimits = { maxConcurrent: number; maxPerClient: number; stallTimeoutMs: number };
 
 /** The slots of running dumps (`format=ndjson`, `minimal=true`): dumps.ts. */
 export type Dumps = { readonly limits: DumpLimits; readonly slots: KeyedSlots };
+
+/**
+ * Where a search page tells what it searched for and whether it found anything: all the search
+ * report ever learns of a request (no address, token or user agent). Never throws, never waits.
+ */
+export type SearchLog = { record(search: string, outcome: { total: number; relaxed?: boolean }): void };
 
 export type PageLimits = { maxBytes: number; largeBytes: number; maxLargeConcurrent: number };
 

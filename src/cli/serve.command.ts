@@ -5,6 +5,8 @@ import { stopEngine } from '../../engine/local-engine.ts';
 import { createApp, createGeocoder, parseTokens } from '../api/index.ts';
 import { createEngine } from '../engine/index.ts';
 import { createRecordWrites } from '../ingest/index.ts';
+import { createSearchRecorder } from '../search-report/search-recorder.ts';
+import { openUnderstanding } from '../semantic/index.ts';
 import { createReindexJobs } from './reindex-jobs.ts';
 import { openRuntime } from './runtime.ts';
 
@@ -61,14 +63,22 @@ export async function serveCommand(options: ServeOptions) {
   const jobs = parseTokens(config.API_TOKENS, config.ADMIN_TOKEN).some((t) => t.scopes.includes('admin'))
     ? createReindexJobs(runtime.engine)
     : undefined;
+  const understanding = await openUnderstanding(config, engine, logger);
+  // Search counts are written with the runtime's handle too: a write, kept apart from the readers' breaker.
+  const searchLog =
+    config.SEARCH_LOG_RETENTION_DAYS > 0
+      ? createSearchRecorder(runtime.engine, { retentionDays: config.SEARCH_LOG_RETENTION_DAYS, logger })
+      : undefined;
   const app = createApp({
     config,
     engine,
     geocoder,
     logger,
     ...(jobs ? { jobs } : {}),
+    ...(searchLog ? { searchLog } : {}),
     // Writes take the runtime's handle too: an import and a publish, not a read.
     writes: createRecordWrites(runtime.engine),
+    ...(understanding ? { understanding } : {}),
   });
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
     const url = `http://localhost:${info.port}`;
@@ -81,7 +91,11 @@ export async function serveCommand(options: ServeOptions) {
     if (closing) return;
     closing = true;
     logger.info({ signal }, 'shutting down');
+    // Written now as well as below: open keep-alive connections may hold the close until the exit.
+    void searchLog?.flush();
     server.close(async () => {
+      // The searches counted since the last write go to the engine first.
+      await searchLog?.stop();
       await engine.close();
       await runtime.engine.close();
       // A local engine this process started goes down with it; one started by `engine:start` stays.

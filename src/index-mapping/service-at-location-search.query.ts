@@ -3,9 +3,8 @@
  */
 import { type GeoQuery, geoFilter } from './geo.query.ts';
 import { composeQuery, type SearchRequest, STREAM_BATCH, sortOrder } from './search.query.ts';
-import { SERVICE_TEXT_FIELDS, type ServiceFilters, serviceFilters } from './service-search.query.ts';
+import { type ServiceFilters, serviceFilters, serviceTextQuery } from './service-search.query.ts';
 import { FULL_RECORD, SERVICE_AT_LOCATION_LIST_ITEM } from './sources.query.ts';
-import { textQuery } from './text.query.ts';
 
 export type ServiceAtLocationFilters = ServiceFilters & { geo?: GeoQuery | undefined };
 
@@ -16,7 +15,7 @@ export function buildServiceAtLocationSearch(
   params: ServiceAtLocationFilters,
   shape: ServiceAtLocationShape,
 ): SearchRequest {
-  const text = textQuery(params.search, SERVICE_TEXT_FIELDS);
+  const text = serviceTextQuery(params);
   const geo = geoFilter(params.geo);
   return {
     index: 'service_at_locations',

@@ -13,9 +13,16 @@ import {
   taxonomyFilter,
   taxonomyTermFilter,
 } from './filters.query.ts';
+import { type Meaning, withMeaning } from './meaning.query.ts';
 import { composeQuery, type SearchRequest, STREAM_BATCH, sortOrder } from './search.query.ts';
 import { FULL_RECORD, SERVICE_LIST_ITEM, SERVICE_MINIMAL, SERVICE_SUMMARY } from './sources.query.ts';
-import { type TextFields, textQuery } from './text.query.ts';
+import {
+  countedWords,
+  MATCH_NOTHING,
+  relaxedRequiredWords,
+  type TextFields,
+  textQuery,
+} from './text.query.ts';
 
 /** Searchable fields of services and service-at-locations: names first, then descriptions. */
 export const SERVICE_TEXT_FIELDS: TextFields = {
@@ -66,7 +73,27 @@ export type ServiceFilters = {
   minimumAge?: number | undefined;
   maximumAge?: number | undefined;
   schedule?: ScheduleParams | undefined;
+  /** What `search` means beside its words (src/semantic/understanding.ts), if it was understood. */
+  meaning?: Meaning | undefined;
+  /**
+   * A search whose text as typed found nothing, relaxed: `fewer_words` requires half its words
+   * (relaxedRequiredWords), `meaning` searches by its loose meaning alone (Meaning.loose).
+   */
+  relax?: Relaxation | undefined;
 };
+
+export type Relaxation = 'fewer_words' | 'meaning';
+
+/** The relaxations that can widen a search, in the order they are tried. */
+export function relaxationsOf(params: ServiceFilters): Relaxation[] {
+  const search = params.search;
+  if (search === undefined || search.trim() === '') return [];
+  const out: Relaxation[] = [];
+  if (relaxedRequiredWords(countedWords(search)) !== undefined) out.push('fewer_words');
+  const loose = params.meaning?.loose;
+  if (loose && (loose.needs.length > 0 || loose.terms.length > 0)) out.push('meaning');
+  return out;
+}
 
 /** `list`: direct fields with organization and program; `full`: fully nested; `minimal`: id and last_modified. */
 export type ServiceShape = 'list' | 'full' | 'minimal';
@@ -89,8 +116,24 @@ export function serviceFilters(params: ServiceFilters) {
   );
 }
 
+/** The scored part of a services or service-at-locations search: its words and what it means. */
+export function serviceTextQuery(params: ServiceFilters) {
+  if (params.relax === 'meaning') {
+    return withMeaning(undefined, params.meaning?.loose, SERVICE_TEXT_FIELDS) ?? MATCH_NOTHING;
+  }
+  const relaxed =
+    params.relax === 'fewer_words' && params.search !== undefined
+      ? relaxedRequiredWords(countedWords(params.search))
+      : undefined;
+  return withMeaning(
+    textQuery(params.search, SERVICE_TEXT_FIELDS, { requiredWords: relaxed }),
+    params.meaning,
+    SERVICE_TEXT_FIELDS,
+  );
+}
+
 export function buildServiceSearch(params: ServiceFilters, shape: ServiceShape): SearchRequest {
-  const text = textQuery(params.search, SERVICE_TEXT_FIELDS);
+  const text = serviceTextQuery(params);
   return {
     index: 'services',
     query: composeQuery(text, serviceFilters(params)),

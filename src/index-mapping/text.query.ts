@@ -178,23 +178,55 @@ function requiredWords(count: number): number | string {
   return count <= 2 ? count : '75%';
 }
 
-/** The scored part of a search, or undefined when the input holds no word at all (match all). */
-export function textQuery(input: string | undefined, fields: TextFields): QueryDsl | undefined {
-  if (input === undefined) return undefined;
+/**
+ * The words a relaxed search (one whose text as typed found nothing) requires: half of them,
+ * rounded up, from three words on. One or two words are never relaxed: "cheap flights" must not
+ * become "cheap", which the directory would answer with cheap meals.
+ */
+export function relaxedRequiredWords(count: number): number | undefined {
+  return count >= 3 ? Math.ceil(count / 2) : undefined;
+}
+
+/** How many words a search's text counts (stop and filler words aside, when it has others). */
+export function countedWords(input: string): number {
+  const { words } = parseSearch(input);
+  const meaningful = words.filter((word) => !isEmptyWord(word)).length;
+  return meaningful > 0 ? meaningful : words.length;
+}
+
+/**
+ * A search with nothing searchable in it ("the", "of and", "!!!", an emoji) is not a search for
+ * everything: it finds nothing, as the PostGIS baseline's tsvector search does.
+ */
+export const MATCH_NOTHING: QueryDsl = { match_none: {} };
+
+/** Whether a word analyses to nothing (a stop word or a filler word of a typed need). */
+export const isEmptyWord = (word: string) => EMPTY_WORDS.has(word.toLowerCase());
+
+/**
+ * The scored part of a search: undefined when there is none (no `search`, or only blanks: a
+ * listing), MATCH_NOTHING when the text holds no word that can match.
+ */
+export function textQuery(
+  input: string | undefined,
+  fields: TextFields,
+  options: { requiredWords?: number | undefined } = {},
+): QueryDsl | undefined {
+  if (input === undefined || input.trim() === '') return undefined;
   const { words, phrases, text } = parseSearch(input);
-  if (words.length === 0 && phrases.length === 0) return undefined;
+  if (phrases.length === 0 && words.every(isEmptyWord)) return MATCH_NOTHING;
   const must: QueryDsl[] = phrases.map((phrase) => ({
     multi_match: { query: phrase, fields: [...fields.phrase], type: 'phrase' },
   }));
   if (words.length > 0) {
     // Words that analyse to nothing match everything: counted among the words required, they
     // would let "I need somewhere to sleep tonight" match any service by its stop words alone.
-    const meaningful = words.filter((word) => !EMPTY_WORDS.has(word.toLowerCase()));
+    const meaningful = words.filter((word) => !isEmptyWord(word));
     const counted = meaningful.length > 0 ? meaningful : words;
     const eachWord: QueryDsl = {
       bool: {
         should: counted.map((word) => wordQuery(word, fields)),
-        minimum_should_match: requiredWords(counted.length),
+        minimum_should_match: options.requiredWords ?? requiredWords(counted.length),
       },
     };
     must.push(

@@ -10,10 +10,12 @@ import {
 import { geocodeHeaders, resolveGeoQuery } from '../geo-params.ts';
 import { requirePostcodeForProximity, resolvePaging } from '../list-params.ts';
 import { listResponse, listRoutes, postedParams } from '../list-route.ts';
+import { meaningOf } from '../meaning.ts';
 import { noQuery, recordResponse, recordRoute } from '../record-route.ts';
 import { serviceAtLocationItemSchema, serviceAtLocationPageSchema } from '../response-schemas.ts';
 import type { RouteContext } from '../route-context.ts';
-import { searchExtensions } from '../search-extensions.ts';
+import { relaxedSearches, searchExtensions } from '../search-extensions.ts';
+import { recordingSearch } from '../search-recording.ts';
 import type { App, AppContext } from '../types.ts';
 
 const serviceAtLocationsRoutes = (ctx: RouteContext) =>
@@ -48,13 +50,18 @@ async function listServiceAtLocations(ctx: RouteContext, c: AppContext, p: Servi
   const paging = resolvePaging(p, ctx.limits);
   requirePostcodeForProximity(p);
   const geo = await resolveGeoQuery(c.get('deps'), p);
-  const filters = { ...toServiceFilters(p), geo };
+  const filters = { ...toServiceFilters(p), geo, meaning: await meaningOf(c, p.search) };
   const shape = p.full ? 'full' : 'list';
   const request = buildServiceAtLocationSearch(filters, shape);
-  const extend = searchExtensions(c, request, p, (search) =>
-    buildServiceAtLocationSearch({ ...filters, search }, shape),
+  const extend = recordingSearch(
+    c,
+    p,
+    searchExtensions(c, request, p, (search) => buildServiceAtLocationSearch({ ...filters, search }, shape)),
   );
-  const res = await listResponse(c, serviceAtLocationPageSchema, request, paging, { extend });
+  const relax = relaxedSearches(filters, (how) =>
+    buildServiceAtLocationSearch({ ...filters, relax: how }, shape),
+  );
+  const res = await listResponse(c, serviceAtLocationPageSchema, request, paging, { extend, relax });
   // On the answer itself: a dump's stream is a Response of its own, which c.header() would miss.
   if (geo) for (const [name, value] of Object.entries(geocodeHeaders(geo))) res.headers.set(name, value);
   return res;

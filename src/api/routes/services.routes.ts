@@ -11,11 +11,13 @@ import { type ServicesParams, servicesParams, toServiceFilters } from '../endpoi
 import { asJsonAnswer } from '../json-answer.ts';
 import { resolvePaging, withDeleted } from '../list-params.ts';
 import { listResponse, listRoutes, postedParams } from '../list-route.ts';
+import { meaningOf } from '../meaning.ts';
 import { ndjsonResponse, wholePageResponse } from '../ndjson.ts';
 import { noQuery, recordResponse, recordRoute } from '../record-route.ts';
 import { serviceItemSchema, servicePageSchema } from '../response-schemas.ts';
 import type { RouteContext } from '../route-context.ts';
-import { searchExtensions } from '../search-extensions.ts';
+import { relaxedSearches, searchExtensions } from '../search-extensions.ts';
+import { recordingSearch } from '../search-recording.ts';
 import type { App, AppContext } from '../types.ts';
 
 const servicesRoutes = (ctx: RouteContext) =>
@@ -49,11 +51,8 @@ const serviceRoute = (ctx: RouteContext) =>
 async function minimalServices(c: AppContext, p: ServicesParams) {
   const { engine, logger } = c.get('deps');
   const dump = openDump(c);
-  const search = withDeleted(
-    buildServiceSearch(toServiceFilters(p), 'minimal'),
-    p.include_deleted,
-    p.modified_after,
-  );
+  const filters = { ...toServiceFilters(p), meaning: await meaningOf(c, p.search) };
+  const search = withDeleted(buildServiceSearch(filters, 'minimal'), p.include_deleted, p.modified_after);
   const batches = streamRecords(engine, streamOrder(search), dump.stream);
   return asJsonAnswer(
     servicePageSchema,
@@ -65,18 +64,20 @@ async function minimalServices(c: AppContext, p: ServicesParams) {
 
 async function listServices(ctx: RouteContext, c: AppContext, p: ServicesParams) {
   if (p.minimal) return minimalServices(c, p);
-  const filters = toServiceFilters(p);
+  const filters = { ...toServiceFilters(p), meaning: await meaningOf(c, p.search) };
   const shape = p.full ? 'full' : 'list';
   const request = buildServiceSearch(filters, shape);
-  const extend = searchExtensions(c, request, p, (search) =>
-    buildServiceSearch({ ...filters, search }, shape),
+  const extend = recordingSearch(
+    c,
+    p,
+    searchExtensions(c, request, p, (search) => buildServiceSearch({ ...filters, search }, shape)),
   );
   return listResponse(
     c,
     servicePageSchema,
     withDeleted(request, p.include_deleted, p.modified_after),
     resolvePaging(p, ctx.limits),
-    { extend },
+    { extend, relax: relaxedSearches(filters, (relax) => buildServiceSearch({ ...filters, relax }, shape)) },
   );
 }
 

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { SERVICE_TEXT_FIELDS } from '../../../src/index-mapping/service-search.query.ts';
 import {
+  countedWords,
+  MATCH_NOTHING,
   MAX_FUZZY_WORD_CHARS,
   MAX_SEARCH_WORDS,
   parseSearch,
+  relaxedRequiredWords,
   textQuery,
   typoTolerance,
 } from '../../../src/index-mapping/text.query.ts';
@@ -33,9 +36,19 @@ describe('parseSearch', () => {
 });
 
 describe('textQuery', () => {
-  it('is absent without words, so the search matches everything', () => {
+  it('is absent without a search or with a blank one (a listing), and matches nothing without a searchable word', () => {
     expect(textQuery(undefined, SERVICE_TEXT_FIELDS)).toBeUndefined();
-    expect(textQuery('  :: ', SERVICE_TEXT_FIELDS)).toBeUndefined();
+    expect(textQuery('   ', SERVICE_TEXT_FIELDS)).toBeUndefined();
+    for (const text of ['  :: ', 'the', 'of and', 'I need', '!!!', '😀'])
+      expect(textQuery(text, SERVICE_TEXT_FIELDS), text).toEqual(MATCH_NOTHING);
+    // A quoted phrase is searchable, whatever its words.
+    expect(textQuery('"the the"', SERVICE_TEXT_FIELDS)).not.toEqual(MATCH_NOTHING);
+  });
+
+  it('relaxes a search of three words or more to half of them, never one of one or two words', () => {
+    expect([1, 2, 3, 4, 5, 6].map(relaxedRequiredWords)).toEqual([undefined, undefined, 2, 2, 3, 3]);
+    expect(countedWords('I need somewhere to sleep tonight')).toBe(2);
+    expect(countedWords('the')).toBe(1);
   });
 
   it('requires each word (stemmed, or one typo in names) and each quoted phrase; boosts the whole input as a name phrase', () => {
@@ -165,8 +178,6 @@ describe('textQuery', () => {
     const needs = eachWordOf('I need somewhere to sleep tonight');
     expect(needs.bool.should).toHaveLength(2);
     expect(needs.bool.minimum_should_match).toBe(2);
-    // Only such words: they are searched as typed (and match everything, as before).
-    expect(eachWordOf('to the').bool.should).toHaveLength(2);
   });
 
   it('forgives one typo from three letters, with the first letter right below five', () => {

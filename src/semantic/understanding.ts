@@ -1,0 +1,170 @@
+/**
+ * What a search means, beside the words it holds: its text is embedded (embedder.ts) and compared
+ * with every shipped need's phrasings (needs.ts) and with every taxonomy term the directory serves
+ * (name and description). A need or term above its similarity threshold becomes part of the search
+ * (src/index-mapping/meaning.query.ts): the need's phrases are searched as well as the words typed,
+ * and services filed under the term are found even when no word of the query is in them.
+ *
+ * Why this design (issue 33, measured on the judged sets): people describe situations ("my partner
+ * hits me", "nowhere to sleep tonight"), not service names. Mapping the query onto a few hundred
+ * needs and terms costs one embedding (about 1 ms) per search however large the directory, needs no
+ * engine plug-in and no vector per service, and leaves the ranking of the words typed as it was.
+ *
+ * Terms are read from the served taxonomy_terms index when first needed and again when the served
+ * data changes (checked at most every TERMS_CHECK_MS); their vectors are kept by text, so a re-read
+ * embeds only new or changed terms.
+ */
+import type { Engine } from '../engine/engine.ts';
+import { readTermTexts, servedTermsVersion } from '../engine/term-texts.ts';
+import type { Meaning } from '../index-mapping/meaning.query.ts';
+import { type Embedder, similarity } from './embedder.ts';
+import type { Need } from './needs.ts';
+
+export type UnderstandingSettings = {
+  /** A need counts when a phrasing is at least this similar to the query. */
+  needThreshold: number;
+  /** A taxonomy term counts when its text is at least this similar to the query. */
+  termThreshold: number;
+  /** A crisis need puts crisis services first only when at least this similar (above needThreshold). */
+  crisisThreshold: number;
+  /** Terms whose services count as crisis services (ids or names, any case); empty: any service. */
+  crisisTerms: readonly string[];
+};
+
+export const DEFAULT_UNDERSTANDING: UnderstandingSettings = {
+  // Set on the development set (bench/relevance): 0.55 and 0.35 scored 0.955 there against 0.943
+  // (0.55, 0.45) and 0.929 (0.5, 0.45); a crisis need at 0.5 pinned crisis lines for "depressed".
+  needThreshold: 0.55,
+  termThreshold: 0.35,
+  crisisThreshold: 0.6,
+  crisisTerms: [],
+};
+
+/** At most this many needs and terms join a search (the closest first). */
+const MAX_NEEDS = 2;
+const MAX_TERMS = 4;
+/** How much closer than its thresholds a relaxed search's meaning may be (a search that found nothing). */
+// 0.1 let 3 to 7 of the development set's 12 queries that should find nothing find something; 0.05 none.
+const LOOSER = 0.05;
+const TERMS_CHECK_MS = 5_000;
+const QUERY_CACHE_ENTRIES = 2_000;
+
+export type Understanding = {
+  /** The meaning of a search text; undefined when it means nothing the directory knows. */
+  understand(text: string): Promise<Meaning | undefined>;
+  close(): Promise<void>;
+};
+
+type NeedVectors = { need: Need; vectors: Float32Array[] };
+type TermVector = { id: string; name: string; vector: Float32Array };
+
+const best = (query: Float32Array, vectors: readonly Float32Array[]) =>
+  vectors.reduce((top, v) => Math.max(top, similarity(query, v)), -1);
+
+export async function createUnderstanding(options: {
+  engine: Engine;
+  embedder: Embedder;
+  needs: readonly Need[];
+  settings?: Partial<UnderstandingSettings>;
+}): Promise<Understanding> {
+  const { engine, embedder } = options;
+  const settings = { ...DEFAULT_UNDERSTANDING, ...options.settings };
+  const needs: NeedVectors[] = [];
+  for (const need of options.needs) {
+    const vectors: Float32Array[] = [];
+    for (const text of [need.name, ...need.phrasings]) vectors.push(await embedder.embed(text));
+    needs.push({ need, vectors });
+  }
+
+  const vectorsByText = new Map<string, Float32Array>();
+  let terms: TermVector[] = [];
+  let termsVersion: string | undefined;
+  let checkedAt = 0;
+  let loading: Promise<void> | undefined;
+
+  const loadTerms = async () => {
+    const version = await servedTermsVersion(engine);
+    if (version === termsVersion) return;
+    const texts = await readTermTexts(engine);
+    const next: TermVector[] = [];
+    const kept = new Map<string, Float32Array>();
+    for (const term of texts) {
+      const text = term.description ? `${term.name}: ${term.description}` : term.name;
+      const vector = vectorsByText.get(text) ?? (await embedder.embed(text));
+      kept.set(text, vector);
+      next.push({ id: term.id, name: term.name, vector });
+    }
+    vectorsByText.clear();
+    for (const [text, vector] of kept) vectorsByText.set(text, vector);
+    terms = next;
+    termsVersion = version;
+  };
+
+  const currentTerms = async () => {
+    if (Date.now() - checkedAt >= TERMS_CHECK_MS && !loading) {
+      checkedAt = Date.now();
+      loading = loadTerms()
+        .catch((error: unknown) => engine.logger.warn({ err: error }, 'taxonomy terms not read for search'))
+        .finally(() => {
+          loading = undefined;
+        });
+      // The first read is waited for; later ones refresh in the background.
+      if (termsVersion === undefined) await loading;
+    }
+    return terms;
+  };
+
+  const crisisTerm = (term: TermVector) => {
+    const wanted = settings.crisisTerms.map((t) => t.toLowerCase());
+    return wanted.includes(term.id.toLowerCase()) || wanted.includes(term.name.toLowerCase());
+  };
+
+  const queries = new Map<string, Float32Array>();
+  const embedQuery = async (text: string) => {
+    const key = text.trim().toLowerCase().replace(/\s+/g, ' ');
+    const cached = queries.get(key);
+    if (cached) return cached;
+    const vector = await embedder.embed(key);
+    if (queries.size >= QUERY_CACHE_ENTRIES) queries.delete(queries.keys().next().value as string);
+    queries.set(key, vector);
+    return vector;
+  };
+
+  return {
+    async understand(text) {
+      if (!/[\p{L}\p{N}]/u.test(text)) return undefined;
+      const [query, known] = await Promise.all([embedQuery(text), currentTerms()]);
+      const needScores = needs
+        .map(({ need, vectors }) => ({ need, similarity: best(query, vectors) }))
+        .sort((a, b) => b.similarity - a.similarity);
+      const termScores = known
+        .map((term) => ({ term, similarity: similarity(query, term.vector) }))
+        .sort((a, b) => b.similarity - a.similarity);
+      const meaningAt = (needAt: number, termAt: number): Meaning => ({
+        needs: needScores
+          .filter((n) => n.similarity >= needAt)
+          .slice(0, MAX_NEEDS)
+          .map((n) => ({ name: n.need.name, phrases: n.need.phrases, similarity: n.similarity })),
+        terms: termScores
+          .filter((t) => t.similarity >= termAt)
+          .slice(0, MAX_TERMS)
+          .map((t) => ({ id: t.term.id, similarity: t.similarity })),
+      });
+      const meaning = meaningAt(settings.needThreshold, settings.termThreshold);
+      const loose = meaningAt(settings.needThreshold - LOOSER, settings.termThreshold - LOOSER);
+      const empty = (m: Meaning) => m.needs.length === 0 && m.terms.length === 0;
+      if (empty(loose)) return undefined;
+      const crisisNeed = needScores.find((n) => n.need.crisis && n.similarity >= settings.crisisThreshold);
+      if (crisisNeed) {
+        meaning.crisis = {
+          need: crisisNeed.need.name,
+          phrases: crisisNeed.need.phrases,
+          onlyTermIds: known.filter(crisisTerm).map((t) => t.id),
+          restricted: settings.crisisTerms.length > 0,
+        };
+      }
+      return { ...meaning, loose };
+    },
+    close: () => embedder.close(),
+  };
+}

@@ -1,0 +1,157 @@
+/**
+ * Search by meaning against the real engine and the real embedding model (src/semantic): what a
+ * person says of their situation finds the services that meet it; a crisis puts the matching
+ * crisis services first, recognised from paraphrases that vocabulary/needs.txt does not hold; a
+ * search that found nothing as typed is relaxed and says so; a search with nothing searchable in it
+ * finds nothing.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/api/app.ts';
+import { createGeocoder } from '../../src/api/geocoding.ts';
+import { createEmbedder } from '../../src/semantic/embedder.ts';
+import { NEEDS_FILE, shippedNeeds } from '../../src/semantic/needs.ts';
+import { createUnderstanding, type Understanding } from '../../src/semantic/understanding.ts';
+import { getPage } from '../support/api-requests.ts';
+import { createTestEngine, dropTestIndices, testConfig, testLogger } from '../support/engine.ts';
+import { fixtureService, seedReadIndices } from '../support/seed.ts';
+
+const engine = createTestEngine('search-meaning');
+const taxonomy = { id: randomUUID(), name: 'Needs', description: 'What people come for.' };
+const term = (name: string, description: string) => ({
+  id: randomUUID(),
+  name,
+  description,
+  taxonomy_id: taxonomy.id,
+});
+const terms = {
+  crisis: term('Crisis helplines', 'Phone and text lines for people at risk, day and night.'),
+  abuse: term('Domestic abuse', 'Safety and refuge for people harmed by a partner or family member.'),
+  food: term('Food banks', 'Emergency food parcels.'),
+  walking: term('Walking groups', 'Led walks for health and company.'),
+};
+const service = (name: string, description: string, filed: (typeof terms)[keyof typeof terms][]) =>
+  fixtureService(name, description, { name: `${name} Trust`, description: 'A charity.' }, filed);
+const fixtures = {
+  lifeline: service('Lifeline Listening Service', 'Talk to a trained volunteer about suicidal feelings.', [
+    terms.crisis,
+  ]),
+  refuge: service('Safe Haven Refuge', 'Safe housing and support for women leaving a violent partner.', [
+    terms.abuse,
+    terms.crisis,
+  ]),
+  pantry: service('Riverside Pantry', 'Free groceries on Tuesdays.', [terms.food]),
+  walks: service('Ending the Day Walks', 'Gentle evening walks that end at the café: all welcome.', [
+    terms.walking,
+  ]),
+  tenancy: service('Tenancy Relief Fund', 'Grants toward rent arrears for tenants facing eviction.', []),
+};
+
+let understanding: Understanding;
+let app: ReturnType<typeof createApp>;
+
+beforeAll(async () => {
+  await seedReadIndices(engine, {
+    services: Object.values(fixtures),
+    taxonomies: [taxonomy],
+    taxonomyTerms: Object.values(terms),
+  });
+  understanding = await createUnderstanding({
+    engine,
+    embedder: await createEmbedder(),
+    needs: shippedNeeds(),
+  });
+  const config = testConfig();
+  app = createApp({
+    config,
+    engine,
+    geocoder: createGeocoder(config, engine),
+    logger: testLogger,
+    understanding,
+  });
+});
+afterAll(async () => {
+  await understanding?.close();
+  await dropTestIndices(engine);
+});
+
+async function search(text: string) {
+  const page = await getPage(app, `/services?search=${encodeURIComponent(text)}&per_page=10`, null);
+  return { ids: page.contents.map((s) => s.id as string), total: page.total_items, page };
+}
+
+// Paraphrases of risk, none of them a phrasing of vocabulary/needs.txt (checked below).
+const SUICIDE = [
+  "I don't see the point in living any more",
+  'thinking about taking my own life',
+  "I can't go on living like this",
+];
+const ABUSE = ['my husband beats me', "I'm frightened of my boyfriend, he gets violent"];
+
+describe('a crisis', () => {
+  it('is written as paraphrases the needs file does not hold', () => {
+    const shipped = readFileSync(NEEDS_FILE, 'utf8').toLowerCase();
+    for (const text of [...SUICIDE, ...ABUSE]) expect(shipped).not.toContain(text.toLowerCase());
+  });
+
+  it.each(SUICIDE)('puts the crisis line first for "%s"', async (text) => {
+    const { ids } = await search(text);
+    expect(ids[0]).toBe(fixtures.lifeline.id);
+    // The walks whose name says "ending" are not what a person at risk is offered first.
+    expect(ids.indexOf(fixtures.walks.id)).not.toBe(0);
+  });
+
+  it.each(ABUSE)('puts the refuge first for "%s"', async (text) => {
+    expect((await search(text)).ids[0]).toBe(fixtures.refuge.id);
+  });
+
+  it("counts only the operator's crisis terms when CRISIS_TAXONOMY_TERMS names them", async () => {
+    const restricted = await createUnderstanding({
+      engine,
+      embedder: await createEmbedder(),
+      needs: shippedNeeds(),
+      settings: { crisisTerms: ['domestic abuse'] },
+    });
+    try {
+      const meaning = await restricted.understand(SUICIDE[1]!);
+      expect(meaning?.crisis?.restricted).toBe(true);
+      expect(meaning?.crisis?.onlyTermIds).toEqual([terms.abuse.id]);
+    } finally {
+      await restricted.close();
+    }
+  });
+});
+
+describe('a need put as a situation', () => {
+  it('finds the service that meets it though no word of the search is in it', async () => {
+    const { ids } = await search("I'm behind with what I owe my landlord");
+    expect(ids[0]).toBe(fixtures.tenancy.id);
+  });
+});
+
+describe('relaxation', () => {
+  it('serves half the words when all of them find nothing, and says so', async () => {
+    const { ids, page } = await search('riverside tuesdays hovercraft zeppelin');
+    expect(ids).toContain(fixtures.pantry.id);
+    expect(page.relaxed).toBe('fewer_words');
+  });
+
+  it('never relaxes one or two words: what the directory does not offer stays empty', async () => {
+    for (const text of ['cheap flights', 'ferrari dealership', 'quantum physics']) {
+      const { total, page } = await search(text);
+      expect(total, text).toBe(0);
+      expect(page.relaxed, text).toBeUndefined();
+    }
+  });
+});
+
+describe('a search with nothing searchable in it', () => {
+  it.each(['the', 'of and', '!!!', '😀'])('finds nothing for "%s", not the whole directory', async (text) => {
+    expect((await search(text)).total).toBe(0);
+  });
+
+  it('is still a listing when the text is blank', async () => {
+    expect((await search('  ')).total).toBe(Object.keys(fixtures).length);
+  });
+});
