@@ -1,13 +1,15 @@
 /**
- * Operator routes: start a reindex, follow it. Registered only when a token of the `admin` scope
- * is configured (API_TOKENS, or the older ADMIN_TOKEN; without one they do not exist: 404); every
- * request needs `Authorization: Bearer <that token>` (auth.ts: 401, or 403 without the scope).
+ * Operator routes: start a reindex, follow it; the search report (search-report.routes.ts).
+ * Registered only when a token of the `admin` scope is configured (API_TOKENS, or the older
+ * ADMIN_TOKEN; without one they do not exist: 404); every request needs
+ * `Authorization: Bearer <that token>` (auth.ts: 401, or 403 without the scope).
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { type ApiToken, requireScope } from '../auth.ts';
 import type { ReindexJob, ReindexJobs } from '../jobs.ts';
 import { ApiProblem, errorResponses, PROBLEM_CONTENT_TYPE, problemSchema } from '../problem.ts';
 import type { App, AppDeps } from '../types.ts';
+import { registerSearchReportRoute } from './search-report.routes.ts';
 
 const jobSchema = z
   .object({
@@ -140,4 +142,6 @@ export function registerAdminRoutes(app: App, tokens: readonly ApiToken[]) {
     if (!job) throw new ApiProblem(404, 'no job has this id');
     return c.json(job, 200);
   });
+
+  registerSearchReportRoute(app);
 }

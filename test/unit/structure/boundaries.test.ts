@@ -44,6 +44,8 @@ describe('imports run one way: hsds <- geo <- index-mapping <- engine <- {ingest
     ['src/synthetic/probe.ts', '../ingest/flatten.ts'],
     ['src/cli/probe.ts', '../api/app.ts'],
     ['src/cli/probe.ts', '../ingest/write.ts'],
+    ['src/api/probe.ts', '../search-report/search-recorder.ts'],
+    ['src/search-report/probe.ts', '../api/types.ts'],
   ])('refuses %s importing %s', (path, from) => {
     expect(lint(path, from)).toHaveLength(1);
   });
@@ -55,6 +57,8 @@ describe('imports run one way: hsds <- geo <- index-mapping <- engine <- {ingest
     ['src/cli/probe.ts', '../ingest/index.ts'],
     ['src/cli/probe.ts', '../api/index.ts'],
     ['src/synthetic/probe.ts', '../hsds/index.ts'],
+    ['src/search-report/probe.ts', '../engine/search-log.ts'],
+    ['src/cli/probe.ts', '../search-report/search-recorder.ts'],
   ])('lets %s import %s', (path, from) => {
     expect(lint(path, from)).toEqual([]);
   });

@@ -1,0 +1,111 @@
+/**
+ * GET /admin/search-report: what people searched for, per day, with no personal data (the search
+ * log, src/engine/search-log.ts; recorded by src/search-report). Registered with the other admin
+ * routes, behind their bearer token of the admin scope.
+ */
+import { createRoute, z } from '@hono/zod-openapi';
+import { readSearchReport } from '../../engine/search-log.ts';
+import { REPORT_DAYS, REPORT_QUERIES } from '../../index-mapping/search-log.document.ts';
+import { integerParam } from '../list-params.ts';
+import { errorResponses, PROBLEM_CONTENT_TYPE, problemSchema } from '../problem.ts';
+import type { App } from '../types.ts';
+
+const counts = {
+  searches: z
+    .number()
+    .int()
+    .openapi({ description: 'Searches (first pages of a search; dumps not counted).' }),
+  zero_results: z.number().int().openapi({ description: 'Of those, searches that found nothing.' }),
+  relaxed: z.number().int().openapi({
+    description: 'Of those, searches that found something only once relaxed (fewer of their words required).',
+  }),
+};
+
+const querySchema = z
+  .object({
+    query: z.string().openapi({
+      description: 'The search text as counted: lower case, spaces collapsed, at most 500 characters.',
+      example: 'food bank',
+    }),
+    ...counts,
+  })
+  .openapi('SearchReportQuery');
+
+const dayCounts = {
+  ...counts,
+  dropped: z.number().int().openapi({
+    description:
+      'Searches counted whose text was not kept: a server holds at most 10,000 distinct texts between two writes to the engine (every 10 s).',
+  }),
+  distinct_queries: z.number().int().openapi({ description: 'Distinct search texts.' }),
+};
+
+const reportSchema = z
+  .object({
+    from: z.string().openapi({ format: 'date', description: 'First day of the period (UTC).' }),
+    to: z.string().openapi({ format: 'date', description: 'Last day of the period: today (UTC).' }),
+    days: z.number().int(),
+    retention_days: z.number().int().openapi({
+      description:
+        "Days the search log keeps (this server's SEARCH_LOG_RETENTION_DAYS); 0: this server records nothing.",
+    }),
+    totals: z.object(dayCounts).openapi({ description: 'The whole period.' }),
+    per_day: z
+      .array(z.object({ day: z.string().openapi({ format: 'date' }), ...dayCounts }))
+      .openapi({ description: 'Every day of the period, oldest first (days with no search count 0).' }),
+    top_queries: z.array(querySchema).openapi({ description: 'The most searched texts, most first.' }),
+    zero_result_queries: z.array(querySchema).openapi({
+      description:
+        'Texts that found nothing, most such searches first: candidates for a rule in SYNONYMS_FILE (then `npx hsds synonyms reload`).',
+    }),
+    relaxed_queries: z.array(querySchema).openapi({
+      description: 'Texts that found something only once relaxed, most such searches first.',
+    }),
+  })
+  .openapi('SearchReport');
+
+const problem = (description: string) => ({
+  description,
+  content: { [PROBLEM_CONTENT_TYPE]: { schema: problemSchema } },
+});
+
+const searchReportRoute = createRoute({
+  method: 'get',
+  path: '/admin/search-report',
+  operationId: 'getSearchReport',
+  tags: ['operations'],
+  summary: 'What people searched for: top queries, queries that found nothing, relaxed queries, per day.',
+  description:
+    'Aggregated search analytics with no personal data. For each search made on `/services` and `/service_at_locations` (GET or POST, page 1 of a JSON page), the server counts only its normalised text, its UTC day, whether it found nothing and whether it was relaxed: never an address, token, user agent, time of day, filter or id. Counts are kept per day and text for SEARCH_LOG_RETENTION_DAYS days (90 by default; 0 records nothing), written every 10 s, so a search shows here within about 10 s. The same report: `npx hsds search-report`.',
+  security: [{ adminToken: [] }],
+  request: {
+    query: z.object({
+      days: integerParam(
+        `Days to report, ending today (UTC); ${REPORT_DAYS.default} unless given.`,
+        1,
+        REPORT_DAYS.max,
+      ).optional(),
+      limit: integerParam(
+        `Texts in each list; ${REPORT_QUERIES.default} unless given.`,
+        1,
+        REPORT_QUERIES.max,
+      ).optional(),
+    }),
+  },
+  responses: {
+    200: { description: 'The report.', content: { 'application/json': { schema: reportSchema } } },
+    401: problem('No or wrong bearer token.'),
+    403: problem('The token lacks the admin scope.'),
+    ...errorResponses,
+  },
+});
+
+/** Called by registerAdminRoutes, after its token check on /admin/*. */
+export function registerSearchReportRoute(app: App) {
+  app.openapi(searchReportRoute, async (c) => {
+    const { days = REPORT_DAYS.default, limit = REPORT_QUERIES.default } = c.req.valid('query');
+    const { engine, config } = c.get('deps');
+    const report = await readSearchReport(engine, { days, limit });
+    return c.json({ retention_days: config.SEARCH_LOG_RETENTION_DAYS, ...report }, 200);
+  });
+}
