@@ -20,6 +20,8 @@ commands:
   token <name> [--scope write,admin]     a new write API token and its (hashed) API_TOKENS entry
   synonyms reload|check                  put the search vocabulary (shipped + SYNONYMS_FILE) into the
                                          served indices without a reindex; or just parse it
+  search-report [--days N] [--limit N] [--json]   what people searched for: top queries, those that
+                                         found nothing, relaxed ones, per day (no personal data)
 `;
 
 const [command, ...rest] = process.argv.slice(2);
@@ -47,6 +49,7 @@ async function main(): Promise<number> {
         generate: () => import('./generate.command.ts'),
         postcodes: () => import('./postcodes.command.ts'),
         synonyms: () => import('./synonyms.command.ts'),
+        'search-report': () => import('./search-report.command.ts'),
         token: () => import('./token.command.ts'),
       };
       const load = commands[command];
