@@ -10,6 +10,9 @@
  *   kept; a missing or invalid required field (an id, a name) still rejects it;
  * - ids and every reference to one are stored in lower case, strict or not (leniency.ts
  *   lowerCaseIds), so an id in another case names the same record;
+ * - unless strict, an id that is not a UUID (`"240"`, `240`, `["240"]`) and every reference to it
+ *   are mapped to one UUID (non-uuid-ids.ts), the original kept in the record's `metadata`; a
+ *   misspelt collection (`addresss`) that can only mean one is read as it;
  * - nesting implies the parent link when the child does not state it (`phone.service_id`);
  * - a record that fails validation is skipped with the records nested in it, and every failure
  *   is reported with its field path and the value found;
@@ -21,7 +24,16 @@ import { z } from '@hono/zod-openapi';
 import { parseExtent } from '../geo/extent.ts';
 import { type RecordType, recordSchemas, tabularRecordSchemas } from '../hsds/index.ts';
 import type { AreaGeometry } from '../index-mapping/service-at-location.document.ts';
-import { applyLeniency, asRecordList, describeValue, lowerCaseIds, type Repair } from './leniency.ts';
+import {
+  applyLeniency,
+  asRecordList,
+  collectionMeant,
+  describeValue,
+  idFieldsOf,
+  lowerCaseIds,
+  type Repair,
+} from './leniency.ts';
+import { publishedId } from './migrate/legacy-ids.ts';
 import {
   childLinks,
   hasAttributes,
@@ -31,6 +43,7 @@ import {
   recordKey,
   references,
 } from './nesting.ts';
+import { dayOf, type MappedId, mapNonUuidIds, mappedIdMetadata } from './non-uuid-ids.ts';
 
 export type IssueKind =
   | 'invalid'
@@ -319,6 +332,8 @@ function checkGeography(flat: FlatRecord, source: string): void {
 type Walk = {
   source: string;
   strict: boolean;
+  /** The day of the item's first `last_modified`: the date of its original-id metadata. */
+  date?: string;
   records: FlatRecord[];
   issues: Issue[];
   rejected: Rejected[];
@@ -327,42 +342,49 @@ type Walk = {
 function visit(
   walk: Walk,
   type: RecordType,
-  value: unknown,
+  published: unknown,
   path: string,
   implied: Fields,
 ): string | undefined {
-  if (!isPlainObject(value)) {
+  if (!isPlainObject(published)) {
     walk.issues.push({
       severity: 'error',
       kind: 'invalid',
       source: walk.source,
       record_type: type,
       path,
-      reason: `expected an object, got ${Array.isArray(value) ? 'an array' : describeValue(value)}`,
+      reason: `expected an object, got ${Array.isArray(published) ? 'an array' : describeValue(published)}`,
     });
     walk.rejected.push({ type });
     return undefined;
   }
   const keys = nestedKeysCached(type);
+  const renamed = walk.strict ? undefined : readMisspeltCollections(type, published, keys);
+  const value = renamed?.value ?? published;
   const fields = withoutNulls(value, keys);
   for (const field in implied) if (fields[field] === undefined) fields[field] = implied[field];
 
   // A referenced record nested whole gives its id to the parent's reference field.
   for (const ref of references[type] ?? []) {
     const nested = value[ref.key];
-    if (isPlainObject(nested) && typeof nested.id === 'string' && fields[ref.field] === undefined) {
-      fields[ref.field] = nested.id;
-    }
+    const nestedId = isPlainObject(nested) ? nestedIdOf(nested.id) : undefined;
+    if (nestedId !== undefined && fields[ref.field] === undefined) fields[ref.field] = nestedId;
   }
   if (type === 'service_at_location' && isPlainObject(value.service) && fields.service_id === undefined) {
-    fields.service_id = value.service.id;
+    fields.service_id = nestedIdOf(value.service.id);
   }
 
-  const repairs = lowerCaseIds(
-    type,
-    fields,
-    walk.strict ? undefined : applyLeniency(type, fields, true, keys),
-  );
+  let leniency: Repair[] | undefined;
+  let mapped: MappedId | undefined;
+  if (!walk.strict) {
+    walk.date ??= dayOf(fields.last_modified);
+    leniency = applyLeniency(type, fields, true, keys);
+    if (renamed) leniency = [...renamed.repairs, ...(leniency ?? [])];
+    const ids = mapNonUuidIds(type, fields, idFieldsOf(type), leniency);
+    leniency = ids.repairs;
+    mapped = ids.own;
+  }
+  const repairs = lowerCaseIds(type, fields, leniency);
   const id = typeof fields.id === 'string' ? fields.id : undefined;
   const result = validate(recordSchemas[type], fields, walk.strict);
   const base = { source: walk.source, record_type: type, ...(id ? { record_id: id } : {}) };
@@ -416,6 +438,15 @@ function visit(
     });
   }
   const metadata = hasMetadata(type) ? listOf('metadata') : undefined;
+  if (mapped && hasMetadata(type)) {
+    visit(
+      walk,
+      'metadata',
+      mappedIdMetadata(type, mapped, dayOf(fields.last_modified) ?? walk.date),
+      joinPath(path, 'metadata'),
+      {},
+    );
+  }
   if (metadata) {
     metadata.forEach((metadata, i) => {
       visit(walk, 'metadata', metadata, joinPath(joinPath(path, 'metadata'), i), {
@@ -434,6 +465,38 @@ function visit(
     visit(walk, 'service', value.service, joinPath(path, 'service'), {});
   }
   return id;
+}
+
+/** A nested record's id as its parent's reference takes it: a string, a number, a list of one. */
+const nestedIdOf = (id: unknown): string | undefined =>
+  publishedId(Array.isArray(id) && id.length === 1 ? id[0] : id);
+
+/**
+ * A nested record with each unknown key that can only mean one collection (`addresss`) read as
+ * that collection (when the record does not also have it), and a repair for each.
+ */
+function readMisspeltCollections(
+  type: RecordType,
+  value: Fields,
+  keys: ReadonlySet<string>,
+): { value: Fields; repairs: Repair[] } | undefined {
+  let out: { value: Fields; repairs: Repair[] } | undefined;
+  for (const key in value) {
+    if (keys.has(key)) continue;
+    const meant = collectionMeant(type, key, value[key], keys);
+    if (meant === undefined || value[meant] !== undefined) continue;
+    out ??= { value: { ...value }, repairs: [] };
+    out.value[meant] = value[key];
+    delete out.value[key];
+    out.repairs.push({
+      field: key,
+      found: value[key],
+      action: `a misspelt collection: read as \`${meant}\``,
+      effect: 'changed',
+      severity: 'warning',
+    });
+  }
+  return out;
 }
 
 /** Marks the links of each record whose target is not in the same item. */
@@ -479,7 +542,14 @@ export function flattenRow(
   options: FlattenOptions = {},
 ): Flattened {
   const strict = options.strict ?? false;
-  const repairs = lowerCaseIds(type, row, strict ? undefined : applyLeniency(type, row, false, noFields));
+  let leniency: Repair[] | undefined;
+  let mapped: MappedId | undefined;
+  if (!strict) {
+    const ids = mapNonUuidIds(type, row, idFieldsOf(type), applyLeniency(type, row, false, noFields));
+    leniency = ids.repairs;
+    mapped = ids.own;
+  }
+  const repairs = lowerCaseIds(type, row, leniency);
   const id = typeof row.id === 'string' ? row.id : undefined;
   const result = validate(tabularRecordSchemas[type], row, strict);
   const base = { source, record_type: type, ...(id ? { record_id: id } : {}) };
@@ -494,5 +564,9 @@ export function flattenRow(
   flat.notes.push(...repairNotes(combineRepairs(repairs, result.dropped), base, ''));
   checkGeography(flat, source);
   flat.external = outgoingLinksOf(type, flat.record);
-  return { records: [flat], issues: [], rejected: [] };
+  if (!mapped || !hasMetadata(type)) return { records: [flat], issues: [], rejected: [] };
+  // The row's original id, kept as a metadata row of its own (its link is inside this "item").
+  const kept = flattenRow('metadata', mappedIdMetadata(type, mapped, dayOf(row.last_modified)), source);
+  for (const record of kept.records) record.external = [];
+  return { records: [flat, ...kept.records], issues: kept.issues, rejected: kept.rejected };
 }

@@ -25,6 +25,8 @@
  *   list of names: index-mapping/taxonomy-vocabulary.ts says how;
  * - a single record where a list belongs is wrapped in a list; anything else there (a string,
  *   `"languages": "English"`) is dropped with a warning, as records need ids;
+ * - a list of one value where one value belongs is that value (`"id": ["240"]`);
+ * - ids that are not UUIDs are mapped to UUIDs (non-uuid-ids.ts, applied by flatten.ts);
  * - ids and references to them are lower-cased (`lowerCaseIds`, also for strict imports).
  * Every change is returned as a repair (field, value found, what was done), reported by import.
  *
@@ -317,6 +319,28 @@ function lookalikeOf(type: RecordType, key: string, nestedKeys: ReadonlySet<stri
   return found;
 }
 
+/**
+ * The collection an unknown key of a nested record misspells (`addresss` for `addresses`), when
+ * it is the only known key it can mean and it holds records (an object or a list). Such a key is
+ * read as the collection (flatten.ts) rather than dropped.
+ */
+export function collectionMeant(
+  type: RecordType,
+  key: string,
+  value: unknown,
+  nestedKeys: ReadonlySet<string>,
+): string | undefined {
+  if (typeof value !== 'object' || value === null || nestedKeys.has(key) || plans.get(type)!.fields.has(key))
+    return undefined;
+  const squashed = squash(key);
+  if (squashed.length < 4) return undefined;
+  const meant = [...plans.get(type)!.names, ...nestedKeys].filter((known) => {
+    const k = squash(known);
+    return k === squashed || editDistanceAtMost1(k, squashed);
+  });
+  return meant.length === 1 && nestedKeys.has(meant[0]!) ? meant[0] : undefined;
+}
+
 type Fields = Record<string, unknown>;
 
 /** One field's value made usable, or `undefined` to drop it; `action` says what was done. */
@@ -470,6 +494,19 @@ export function applyLeniency(
       continue;
     }
     if (kind.kind === 'any') continue;
+    if (Array.isArray(value)) {
+      // `"id": ["240"]`: a list of one where one value belongs is that value (a list of several
+      // is left for validation to report: which one was meant is not ours to guess).
+      if (value.length !== 1 || (typeof value[0] === 'object' && value[0] !== null)) continue;
+      fields[key] = value[0];
+      note(key, value, 'a list of one where a single value belongs: read as its value', 'changed');
+      const repaired = repairValue(kind, value[0], json);
+      if (repaired.action === undefined) continue;
+      if (repaired.value === undefined) delete fields[key];
+      else fields[key] = repaired.value;
+      repairs!.at(-1)!.action += `, ${repaired.action}`;
+      continue;
+    }
     const repaired = repairValue(kind, value, json);
     if (repaired.action === undefined) continue;
     if (repaired.value === undefined && json && plan.requiredText.has(key)) {
@@ -485,6 +522,9 @@ export function applyLeniency(
   }
   return repairs;
 }
+
+/** A record's id fields: its own id and its references to other records (UUIDs in HSDS 3.1). */
+export const idFieldsOf = (type: RecordType): readonly string[] => plans.get(type)!.ids;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const UPPER = /[A-F]/;

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Issue } from '../../src/ingest/flatten.ts';
 import { importSource } from '../../src/ingest/import.ts';
 import type { ImportReport } from '../../src/ingest/import-report.ts';
+import { migrateId } from '../../src/ingest/migrate/legacy-ids.ts';
 import { importAndReindex } from '../../src/ingest/pipeline.ts';
 import { reindex } from '../../src/ingest/reindex.ts';
 import { getJson, getPage, type JsonObject } from '../support/api-requests.ts';
@@ -39,11 +40,16 @@ const expected: Record<
   'bad-optional-url.json': { records: 11, repaired: 6, rejected: 0, strict: [3, 2] },
   'free-text-times.json': { records: 5, repaired: 5, rejected: 0, strict: [0, 2] },
   'whitespace.json': { records: 6, repaired: 4, rejected: 0, strict: [0, 1] },
-  'enum-case-and-types.json': { records: 7, repaired: 6, rejected: 1, strict: [0, 3] },
+  // `addresss` is read as `addresses`: its address is kept.
+  'enum-case-and-types.json': { records: 8, repaired: 6, rejected: 1, strict: [0, 3] },
   'html-descriptions.json': { records: 3, repaired: 2, rejected: 0, strict: [3, 0] },
   'no-last-modified.json': { records: 3, repaired: 2, rejected: 0, strict: [3, 0] },
   // The rejected organization is replaced by a placeholder: 3 services and it.
   'repeated-organization.json': { records: 4, repaired: 3, rejected: 1, strict: [4, 1] },
+  // Ids that are numbers written as strings: every record kept under a mapped UUID, with its
+  // original-id metadata (84 records, 84 metadata); under --strict all 10 organizations are
+  // rejected with what they nest.
+  'numeric-ids.json': { records: 168, repaired: 84, rejected: 0, strict: [0, 10] },
   'tabular-messy': { records: 5, repaired: 5, rejected: 1, strict: [2, 5] },
 };
 
@@ -105,8 +111,8 @@ describe('importing messy real-world feeds', () => {
     });
     expect(notes('enum-case-and-types.json', 'service_at_locations[0].location.addresss')[0]).toMatchObject({
       severity: 'warning',
-      kind: 'dropped-field',
-      reason: 'unknown field, dropped (did you mean `addresses`?)',
+      kind: 'repaired',
+      reason: 'a misspelt collection: read as `addresses`',
     });
     expect(notes('enum-case-and-types.json', 'languages')[0]).toMatchObject({
       severity: 'warning',
@@ -189,6 +195,27 @@ describe('serving the imported feeds', () => {
     await service(id('7b', 2));
   });
 
+  it('serves every service of a feed whose ids are not UUIDs, each link resolved, the original id in its metadata', async () => {
+    const feed = JSON.parse(await readFile(`${fixtures}/numeric-ids.json`, 'utf8')) as JsonObject[];
+    const published = feed.flatMap((org) =>
+      (org.services as JsonObject[]).map((s) => ({ id: String(s.id), organization: String(org.id) })),
+    );
+    expect(published).toHaveLength(18);
+    for (const { id: original, organization } of published) {
+      const served = await service(migrateId('service', original));
+      expect(served.organization).toMatchObject({ id: migrateId('organization', organization) });
+      const [sal] = served.service_at_locations as JsonObject[];
+      expect(sal?.location).toMatchObject({ location_type: 'physical' });
+      expect((sal?.location as JsonObject | undefined)?.addresses).toHaveLength(1);
+      expect(served.phones).toHaveLength(1);
+      expect(served.metadata).toEqual([
+        expect.objectContaining({ field_name: 'id', previous_value: original, replacement_value: served.id }),
+      ]);
+    }
+    const org = await getJson(app, `/organizations/${migrateId('organization', '100')}`);
+    expect(org.status).toBe(200);
+  });
+
   it('searches the text of descriptions, not their HTML, and serves them as published', async () => {
     for (const word of ['nbsp', 'strong', 'amp', 'ndash', 'li']) {
       const page = await getPage(app, `/services?search=${word}`, 'service_list_item');
@@ -255,7 +282,7 @@ describe('the import summary', () => {
   it('is handed over before the reindex, also when everything was rejected and the reindex fails', async () => {
     const empty = createTestEngine('real-world-empty');
     const feed = join(tmpdir(), `all-rejected-${process.pid}.json`);
-    await writeFile(feed, JSON.stringify([{ id: 'not-a-uuid', name: 'x', status: 'active' }]));
+    await writeFile(feed, JSON.stringify([{ id: 'not-a-uuid', status: 'active' }]));
     const seen: string[] = [];
     try {
       await expect(
