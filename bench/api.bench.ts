@@ -44,6 +44,11 @@ const PREFIX = process.env.BENCH_PREFIX ?? 'bench-api';
 // BENCH_ONLY=search: the search extensions alone (search with and without the vocabulary in
 // turns, /suggest), skipping the other scenarios and the dumps: a short run on a shared machine.
 const ONLY_SEARCH = process.env.BENCH_ONLY === 'search';
+// BENCH_ONLY=meaning: /services?search= with search by meaning (every search embedded: no cache)
+// against a baseline API in turns: the same code with SEARCH_MEANING=off, or, with
+// BENCH_BASELINE_DIR, the API of another checkout (an earlier commit) on the same indices.
+const ONLY_MEANING = process.env.BENCH_ONLY === 'meaning';
+const BASELINE_DIR = process.env.BENCH_BASELINE_DIR;
 const ENGINE_PORT = Number(process.env.ENGINE_PORT ?? 9200);
 // The API runs as operators run it, `npx hsds serve` (bin/hsds.js: Node 24 with
 // --max-semi-space-size=8). BENCH_API_NODE_FLAGS="..." runs
@@ -138,9 +143,11 @@ function startApi(
   port: number,
   env: Record<string, string> = {},
   prefix = PREFIX,
+  cwd?: string,
 ): Promise<ChildProcess> {
   const [command, ...args] = API_COMMAND as [string, ...string[]];
   const child = spawn(command, args, {
+    ...(cwd ? { cwd } : {}),
     env: {
       ...process.env,
       ...env,
@@ -384,6 +391,7 @@ async function main() {
   try {
     await loadData(engine);
     const samples = await sampleData(engine);
+    if (ONLY_MEANING) return await benchMeaning(engineHandle.url, samples.searches);
     const port = await freePort();
     api = await startApi(engineHandle.url, port);
     const rss = sampleRss(api.pid!);
@@ -612,3 +620,65 @@ async function mainWrites() {
 
 if (process.argv.includes('--writes')) await mainWrites();
 else await main();
+
+/**
+ * BENCH_ONLY=meaning: search with meaning (no cache: each search embedded) against the baseline,
+ * in alternating turns, with 16 clients and with one. The searches are the sampled words and the
+ * development set's judged queries (sentences cost more clauses than words).
+ */
+async function benchMeaning(engineUrl: string, words: readonly string[]) {
+  const { JUDGMENTS } = await import('./relevance/judgments.ts');
+  const searches = [...words, ...JUDGMENTS.map((j) => j.query)];
+  const [withPort, basePort] = [await freePort(), await freePort()];
+  const withMeaning = await startApi(engineUrl, withPort, {
+    SEARCH_MEANING: 'on',
+    SEARCH_MEANING_CACHE: '0',
+  });
+  const baseline = await startApi(
+    engineUrl,
+    basePort,
+    BASELINE_DIR ? {} : { SEARCH_MEANING: 'off' },
+    PREFIX,
+    BASELINE_DIR,
+  );
+  try {
+    const load = (port: number, connections: number): Load => {
+      const next = rotate(searches);
+      return {
+        url: `http://127.0.0.1:${port}`,
+        connections,
+        requests: [
+          { setupRequest: (r) => ({ ...r, path: `/services?search=${encodeURIComponent(next())}` }) },
+        ],
+      };
+    };
+    const rows: Row[] = [];
+    const baselineName = BASELINE_DIR ? `baseline (${BASELINE_DIR})` : 'SEARCH_MEANING=off';
+    for (const connections of [CONNECTIONS, 1]) {
+      await run(load(withPort, connections), WARMUP_SECONDS);
+      await run(load(basePort, connections), WARMUP_SECONDS);
+      const on: Measured[] = [];
+      const off: Measured[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        on.push(await run(load(withPort, connections), SECONDS / ROUNDS));
+        off.push(await run(load(basePort, connections), SECONDS / ROUNDS));
+      }
+      rows.push(
+        row(`search with meaning, ${connections} client(s)`, 'api', combine(on)),
+        row(`search ${baselineName}, ${connections} client(s)`, 'api', combine(off)),
+      );
+    }
+    console.table(rows);
+    const ratio = (a: Row, b: Row) => round2(a.medianMs / Math.max(b.medianMs, 0.01));
+    const verdicts = {
+      'median with/without meaning, 16 clients (<= 1.3)': ratio(rows[0]!, rows[1]!),
+      'rps without/with meaning, 16 clients (<= 1.3)': round2(rows[1]!.rps / Math.max(rows[0]!.rps, 1)),
+      'median with/without meaning, 1 client (<= 1.3)': ratio(rows[2]!, rows[3]!),
+    };
+    console.table(verdicts);
+    writeResults({ rows, verdicts });
+  } finally {
+    withMeaning.kill('SIGTERM');
+    baseline.kill('SIGTERM');
+  }
+}

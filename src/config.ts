@@ -274,6 +274,15 @@ export const configSchema = z.object({
     .describe(
       '`off`: search by the words typed only, without the embedding model that maps a search onto needs and taxonomy terms.',
     ),
+  SEARCH_MEANING_CACHE: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(1_000_000)
+    .default(2_000)
+    .describe(
+      'How many recent search texts keep their embedding (about 1.5 KB each); 0: every search is embedded (about 1 ms).',
+    ),
   CRISIS_TAXONOMY_TERMS: z
     .string()
     .default('')

@@ -134,7 +134,8 @@ async function* enriched(
 }
 
 /** Extension fields for a JSON page, given its total (facets, did you mean: search-extensions.ts). */
-export type Extend = (total: number) => Promise<PageExtensions>;
+/** The page's extension fields, given the total of the search as asked and whether a wider one was served. */
+export type Extend = (total: number, relaxed: boolean) => Promise<PageExtensions>;
 
 /** A wider search to serve instead when a page's search found nothing, and what its page says of it. */
 export type Relaxed = { request: SearchRequest; extensions: PageExtensions };
@@ -189,7 +190,8 @@ async function listAnswer(
     }
     const texts = options.enrich ? await options.enrich(page.texts, budget) : page.texts;
     budget.served(texts.length);
-    const extensions = { ...(options.extend ? await options.extend(asked) : {}), ...relaxedBy };
+    const wider = relaxedBy.relaxed !== undefined;
+    const extensions = { ...(options.extend ? await options.extend(asked, wider) : {}), ...relaxedBy };
     return c.body(pageText(texts, page.total, paging.page, paging.perPage, extensions), 200, {
       'content-type': 'application/json',
     });

@@ -16,9 +16,9 @@ export function recordingSearch(
   const log = c.get('deps').searchLog;
   const { search } = params;
   if (!log || search === undefined || (params.page ?? 1) !== 1) return extend;
-  return async (total) => {
-    const extensions = extend ? await extend(total) : {};
-    log.record(search, { total });
+  return async (total, relaxed) => {
+    const extensions = extend ? await extend(total, relaxed) : {};
+    log.record(search, { total, relaxed });
     return extensions;
   };
 }

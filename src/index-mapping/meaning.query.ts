@@ -16,7 +16,7 @@
  */
 import { F } from './fields.ts';
 import type { QueryDsl } from './search.query.ts';
-import type { TextFields } from './text.query.ts';
+import { type TextFields, textQuery } from './text.query.ts';
 
 export type Meaning = {
   needs: { name: string; phrases: readonly string[]; similarity: number }[];
@@ -31,6 +31,8 @@ export type Meaning = {
   };
   /** The needs and terms a little further from the text: what a relaxed search means. */
   loose?: Meaning;
+  /** The text with its unknown words corrected to the directory's words (src/semantic/spelling.ts). */
+  correction?: string;
 };
 
 // Low next to the words' scores, so the words typed rank first where they match (development set:
@@ -85,6 +87,9 @@ export function withMeaning(
 ): QueryDsl | undefined {
   if (!meaning) return words;
   const should: QueryDsl[] = words ? [words] : [];
+  // The corrected words rank as typed words do, above the typo-tolerant match of the words as typed.
+  const corrected = meaning.correction ? textQuery(meaning.correction, fields) : undefined;
+  if (corrected) should.push(corrected);
   for (const need of meaning.needs)
     should.push(needQuery(need.phrases, fields, NEED_WEIGHT * need.similarity));
   for (const term of meaning.terms) {

@@ -31,6 +31,8 @@ export const DEFAULT_MODEL_DIR = join(
 export type Embedder = {
   /** The text's unit vector. */
   embed(text: string): Promise<Float32Array>;
+  /** The whole words of the model's vocabulary (lower case, letters only): words it knows. */
+  readonly knownWords: ReadonlySet<string>;
   close(): Promise<void>;
 };
 
@@ -70,7 +72,10 @@ export async function createEmbedder(
     return ids.length > MAX_TOKENS ? [...ids.slice(0, MAX_TOKENS - 1), separator] : ids;
   };
 
+  const knownWords = new Set(Object.keys(vocab).filter((token) => /^[a-z]{2,}$/.test(token)));
+
   return {
+    knownWords,
     async embed(text) {
       const ids = tokenize(text);
       const length = ids.length;

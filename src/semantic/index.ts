@@ -4,6 +4,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Engine } from '../engine/engine.ts';
+import { loadVocabulary } from '../engine/vocabulary.ts';
 import { createEmbedder } from './embedder.ts';
 import { shippedNeeds } from './needs.ts';
 import { createUnderstanding, type Understanding } from './understanding.ts';
@@ -27,7 +28,11 @@ export async function openUnderstanding(
       engine,
       embedder: await createEmbedder(),
       needs: shippedNeeds(),
-      settings: { crisisTerms: config.CRISIS_TAXONOMY_TERMS },
+      vocabulary: loadVocabulary({
+        shipped: config.SEARCH_VOCABULARY === 'shipped',
+        file: config.SYNONYMS_FILE,
+      }),
+      settings: { crisisTerms: config.CRISIS_TAXONOMY_TERMS, cacheEntries: config.SEARCH_MEANING_CACHE },
     });
     logger.info({ ms: Date.now() - started }, 'search by meaning ready');
     return understanding;

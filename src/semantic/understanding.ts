@@ -19,6 +19,7 @@ import { readTermTexts, servedTermsVersion } from '../engine/term-texts.ts';
 import type { Meaning } from '../index-mapping/meaning.query.ts';
 import { type Embedder, similarity } from './embedder.ts';
 import type { Need } from './needs.ts';
+import { correctText, createLexicon, type Lexicon } from './spelling.ts';
 
 export type UnderstandingSettings = {
   /** A need counts when a phrasing is at least this similar to the query. */
@@ -29,6 +30,8 @@ export type UnderstandingSettings = {
   crisisThreshold: number;
   /** Terms whose services count as crisis services (ids or names, any case); empty: any service. */
   crisisTerms: readonly string[];
+  /** How many recent search texts' vectors are kept (0: every search is embedded). */
+  cacheEntries: number;
 };
 
 export const DEFAULT_UNDERSTANDING: UnderstandingSettings = {
@@ -38,6 +41,7 @@ export const DEFAULT_UNDERSTANDING: UnderstandingSettings = {
   termThreshold: 0.35,
   crisisThreshold: 0.6,
   crisisTerms: [],
+  cacheEntries: 2_000,
 };
 
 /** At most this many needs and terms join a search (the closest first). */
@@ -47,7 +51,6 @@ const MAX_TERMS = 4;
 // 0.1 let 3 to 7 of the development set's 12 queries that should find nothing find something; 0.05 none.
 const LOOSER = 0.05;
 const TERMS_CHECK_MS = 5_000;
-const QUERY_CACHE_ENTRIES = 2_000;
 
 export type Understanding = {
   /** The meaning of a search text; undefined when it means nothing the directory knows. */
@@ -65,6 +68,8 @@ export async function createUnderstanding(options: {
   engine: Engine;
   embedder: Embedder;
   needs: readonly Need[];
+  /** Words of the search vocabulary (its rules), which typos are corrected to as well. */
+  vocabulary?: readonly string[];
   settings?: Partial<UnderstandingSettings>;
 }): Promise<Understanding> {
   const { engine, embedder } = options;
@@ -75,6 +80,10 @@ export async function createUnderstanding(options: {
     for (const text of [need.name, ...need.phrasings]) vectors.push(await embedder.embed(text));
     needs.push({ need, vectors });
   }
+
+  const needTexts = options.needs.flatMap((n) => [n.name, ...n.phrasings, ...n.phrases]);
+  const vocabularyTexts = (options.vocabulary ?? []).map((rule) => rule.replace(/=>|,/g, ' '));
+  let lexicon: Lexicon = createLexicon([...needTexts, ...vocabularyTexts], embedder.knownWords);
 
   const vectorsByText = new Map<string, Float32Array>();
   let terms: TermVector[] = [];
@@ -98,6 +107,10 @@ export async function createUnderstanding(options: {
     for (const [text, vector] of kept) vectorsByText.set(text, vector);
     terms = next;
     termsVersion = version;
+    lexicon = createLexicon(
+      [...needTexts, ...vocabularyTexts, ...texts.map((t) => t.name)],
+      embedder.knownWords,
+    );
   };
 
   const currentTerms = async () => {
@@ -125,7 +138,8 @@ export async function createUnderstanding(options: {
     const cached = queries.get(key);
     if (cached) return cached;
     const vector = await embedder.embed(key);
-    if (queries.size >= QUERY_CACHE_ENTRIES) queries.delete(queries.keys().next().value as string);
+    if (settings.cacheEntries <= 0) return vector;
+    if (queries.size >= settings.cacheEntries) queries.delete(queries.keys().next().value as string);
     queries.set(key, vector);
     return vector;
   };
@@ -133,7 +147,9 @@ export async function createUnderstanding(options: {
   return {
     async understand(text) {
       if (!/[\p{L}\p{N}]/u.test(text)) return undefined;
-      const [query, known] = await Promise.all([embedQuery(text), currentTerms()]);
+      const known = await currentTerms();
+      const correction = correctText(text, lexicon);
+      const query = await embedQuery(correction ?? text);
       const needScores = needs
         .map(({ need, vectors }) => ({ need, similarity: best(query, vectors) }))
         .sort((a, b) => b.similarity - a.similarity);
@@ -153,7 +169,8 @@ export async function createUnderstanding(options: {
       const meaning = meaningAt(settings.needThreshold, settings.termThreshold);
       const loose = meaningAt(settings.needThreshold - LOOSER, settings.termThreshold - LOOSER);
       const empty = (m: Meaning) => m.needs.length === 0 && m.terms.length === 0;
-      if (empty(loose)) return undefined;
+      if (empty(loose) && !correction) return undefined;
+      if (correction) meaning.correction = correction;
       const crisisNeed = needScores.find((n) => n.need.crisis && n.similarity >= settings.crisisThreshold);
       if (crisisNeed) {
         meaning.crisis = {

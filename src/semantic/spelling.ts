@@ -1,0 +1,69 @@
+/**
+ * Typo correction that knows the domain: a word of a search that is no English word the model
+ * knows, and no word of the directory's own vocabulary, is read as the closest word of that
+ * vocabulary (the needs, the served taxonomy terms, the search vocabulary's rules), if exactly one
+ * is closest. "counciling" is then "counseling", not "council" (three edits away), and "sucide"
+ * is "suicide". Pure: the lexicon and the known words are given.
+ *
+ * The engine's own typo tolerance (text.query.ts typoTolerance) still runs on the words as typed;
+ * the correction is searched beside them (meaning.query.ts), so a rare word the lexicon lacks
+ * loses nothing.
+ */
+import distance from 'damerau-levenshtein';
+
+/** Words shorter than this are left alone: too many neighbours ("fod", "vet"). */
+const MIN_LETTERS = 5;
+
+/** Edits a correction may be: one below TWO_EDITS_FROM letters, two from there. */
+const TWO_EDITS_FROM = 8;
+
+const WORD = /[\p{L}][\p{L}'-]*/gu;
+
+/** The words of a text, lower case. */
+export const wordsOf = (text: string): string[] => (text.toLowerCase().match(WORD) ?? []).map((w) => w);
+
+export type Lexicon = {
+  /** Words a correction may become. */
+  readonly words: ReadonlySet<string>;
+  /** Words that are words: never corrected (the model's whole-word vocabulary, and the lexicon). */
+  isKnown(word: string): boolean;
+};
+
+export function createLexicon(texts: Iterable<string>, knownWords: ReadonlySet<string>): Lexicon {
+  const words = new Set<string>();
+  for (const text of texts) for (const word of wordsOf(text)) if (word.length >= MIN_LETTERS) words.add(word);
+  return { words, isKnown: (word) => words.has(word) || knownWords.has(word) };
+}
+
+/** The closest lexicon word to an unknown word, or undefined (known, too short, none or a tie). */
+export function correctWord(word: string, lexicon: Lexicon): string | undefined {
+  const lower = word.toLowerCase();
+  if ([...lower].length < MIN_LETTERS || lexicon.isKnown(lower) || !/^[\p{L}'-]+$/u.test(lower))
+    return undefined;
+  const allowed = lower.length >= TWO_EDITS_FROM ? 2 : 1;
+  let best: string | undefined;
+  let bestSteps = allowed + 1;
+  let tie = false;
+  for (const candidate of lexicon.words) {
+    if (Math.abs(candidate.length - lower.length) > allowed) continue;
+    const { steps } = distance(lower, candidate);
+    if (steps < bestSteps) {
+      best = candidate;
+      bestSteps = steps;
+      tie = false;
+    } else if (steps === bestSteps && candidate !== best) tie = true;
+  }
+  return best && !tie ? best : undefined;
+}
+
+/** The text with each unknown word corrected, or undefined when no word was. */
+export function correctText(text: string, lexicon: Lexicon): string | undefined {
+  let changed = false;
+  const corrected = text.replace(WORD, (word) => {
+    const fixed = correctWord(word, lexicon);
+    if (!fixed) return word;
+    changed = true;
+    return fixed;
+  });
+  return changed ? corrected : undefined;
+}
