@@ -96,6 +96,7 @@ export async function serveCommand(options: ServeOptions) {
     server.close(async () => {
       // The searches counted since the last write go to the engine first.
       await searchLog?.stop();
+      await understanding?.close();
       await engine.close();
       await runtime.engine.close();
       // A local engine this process started goes down with it; one started by `engine:start` stays.

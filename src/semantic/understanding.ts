@@ -113,17 +113,20 @@ export async function createUnderstanding(options: {
     );
   };
 
-  const currentTerms = async () => {
-    if (Date.now() - checkedAt >= TERMS_CHECK_MS && !loading) {
-      checkedAt = Date.now();
-      loading = loadTerms()
-        .catch((error: unknown) => engine.logger.warn({ err: error }, 'taxonomy terms not read for search'))
-        .finally(() => {
-          loading = undefined;
-        });
-      // The first read is waited for; later ones refresh in the background.
-      if (termsVersion === undefined) await loading;
-    }
+  const refreshTerms = () => {
+    checkedAt = Date.now();
+    loading = loadTerms()
+      .catch((error: unknown) => engine.logger.warn({ err: error }, 'taxonomy terms not read for search'))
+      .finally(() => {
+        loading = undefined;
+      });
+    return loading;
+  };
+  // Read once before the first search; after that, refreshed in the background, so a search never
+  // waits on the engine for them (an engine that hangs costs a search its own timeout, not two).
+  await refreshTerms();
+  const currentTerms = () => {
+    if (Date.now() - checkedAt >= TERMS_CHECK_MS && !loading) void refreshTerms();
     return terms;
   };
 
@@ -147,7 +150,7 @@ export async function createUnderstanding(options: {
   return {
     async understand(text) {
       if (!/[\p{L}\p{N}]/u.test(text)) return undefined;
-      const known = await currentTerms();
+      const known = currentTerms();
       const correction = correctText(text, lexicon);
       const query = await embedQuery(correction ?? text);
       const needScores = needs
