@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { z } from '@hono/zod-openapi';
+import { isTimeZone } from './schedules/calendar.ts';
 
 const booleanString = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -118,6 +119,13 @@ export const configSchema = z.object({
       'Reverse proxies whose X-Forwarded-Proto/-Host build openapi_url when PUBLIC_BASE_URL is unset.',
     ),
   HSDS_PROFILE: z.enum(['hsds', 'oruk']).default('hsds'),
+  DIRECTORY_TIMEZONE: z
+    .string()
+    .default('UTC')
+    .refine(isTimeZone, { error: 'must be an IANA time zone, e.g. Europe/London' })
+    .describe(
+      'Local time of schedules that state no offset, and of an `open_at` written without one (an IANA zone).',
+    ),
   PROFILE_URL: optionalUrl.describe('Overrides the profile URI that GET / reports.'),
   API_DESCRIPTION: z.string().default('An Open Referral HSDS directory of human services.'),
   PUBLISHER_NAME: optionalString,

@@ -5,8 +5,11 @@
  */
 import { z } from '@hono/zod-openapi';
 import type { ServiceFilters } from '../index-mapping/service-search.query.ts';
+import { parseInstant } from '../schedules/calendar.ts';
 import { param } from './list-params.ts';
+import { invalidParameter } from './problem.ts';
 import type { RouteContext } from './route-context.ts';
+import type { AppContext } from './types.ts';
 
 /** The UK profile's extra /services and /service_at_locations filters. */
 const ukServiceParams = () => ({
@@ -32,6 +35,8 @@ const serviceListShape = (ctx: RouteContext) => ({
   taxonomy_id: param.taxonomyId().optional(),
   organization_id: param.organizationId().optional(),
   modified_after: param.modifiedAfter().optional(),
+  open_at: param.openAt().optional(),
+  open_now: param.openNow().optional(),
   facets: param.facets().optional(),
 });
 
@@ -92,9 +97,37 @@ export type OrganizationsParams = z.output<ReturnType<typeof organizationsParams
 export type TaxonomiesParams = z.output<ReturnType<typeof taxonomiesParams>>;
 export type TaxonomyTermsParams = z.output<ReturnType<typeof taxonomyTermsParams>>;
 
+/** When a list is asked: the request's time, and DIRECTORY_TIMEZONE for local times. */
+export type AskedAt = { now: number; directoryZone: string };
+
+/** The request's AskedAt: the clock is read here, at the edge; query builders take the instant. */
+export const askedAt = (c: AppContext): AskedAt => ({
+  now: Date.now(),
+  // Configurations built by hand (tests) may predate the variable.
+  directoryZone: c.get('deps').config.DIRECTORY_TIMEZONE ?? 'UTC',
+});
+
+/** `open_at` (local to DIRECTORY_TIMEZONE when it carries no offset) or `open_now`, as an instant. */
+function openingOf(p: ServicesParams | ServiceAtLocationsParams, asked: AskedAt): ServiceFilters['open'] {
+  if (p.open_at !== undefined && p.open_now) {
+    throw invalidParameter('open_now', 'give open_at or open_now, not both');
+  }
+  const instant =
+    p.open_at !== undefined
+      ? parseInstant(p.open_at, asked.directoryZone)
+      : p.open_now
+        ? asked.now
+        : undefined;
+  return instant === undefined ? undefined : { instant, directoryZone: asked.directoryZone };
+}
+
 /** Parameter names to builder fields; the UK ones are simply absent under plain HSDS. */
-export function toServiceFilters(p: ServicesParams | ServiceAtLocationsParams): ServiceFilters {
+export function toServiceFilters(
+  p: ServicesParams | ServiceAtLocationsParams,
+  asked: AskedAt,
+): ServiceFilters {
   return {
+    open: openingOf(p, asked),
     search: p.search,
     taxonomyTermId: p.taxonomy_term_id,
     taxonomyId: p.taxonomy_id,

@@ -13,6 +13,7 @@ import { FACET_NAMES, FACET_SIZE, type FacetName } from '../index-mapping/facets
 import type { SearchRequest } from '../index-mapping/search.query.ts';
 import { MAX_FUZZY_WORD_CHARS, MAX_SEARCH_CHARS, MAX_SEARCH_WORDS } from '../index-mapping/text.query.ts';
 import { includeDeleted } from '../index-mapping/tombstone.document.ts';
+import { parseInstant } from '../schedules/calendar.ts';
 import { invalidParameter } from './problem.ts';
 
 export type ListLimits = { defaultPerPage: number; maxPerPage: number };
@@ -177,6 +178,25 @@ export const param = {
   modifiedAfter: blankIsAbsent(() =>
     dateTimeParam(
       'Return all results modified on or after this datetime (`last_modified`). A date alone means its start, UTC.',
+    ),
+  ),
+  openAt: blankIsAbsent(() =>
+    z
+      .string({ error: 'must be a date-time' })
+      .refine((value) => parseInstant(value, 'UTC') !== undefined, {
+        error: 'must be an RFC 3339 date-time (2026-03-07T10:30:00Z, 2026-03-07T10:30) or a date',
+      })
+      .transform((value) => value.trim())
+      .openapi({
+        type: 'string',
+        example: '2026-03-07T10:30:00+00:00',
+        description:
+          "An extension of this API: only records open at this instant by one of their schedules (README, \"Open now\"): RRULE `freq` WEEKLY or MONTHLY, `interval` counted from `dtstart`, `byday` (with ordinals such as `1MO`, `-1FR`), `bymonthday`, `count`, `until`, `valid_from`/`valid_to`; hours past midnight run into the next day. Local time is the schedule's `timezone` (a UTC offset), else the offset in its `opens_at`, else the server's DIRECTORY_TIMEZONE; an instant without an offset is in DIRECTORY_TIMEZONE. A service is open when one of its own schedules (with HSDS 3.3 `operating_hours` and `events`) or one of its service_at_locations' is; a service_at_location by its own schedules, else by its service's. A record with no schedule is never returned.",
+      }),
+  ),
+  openNow: blankIsAbsent(() =>
+    booleanParam(
+      'An extension of this API: `true` keeps only records open now, as `open_at` does for the time of the request. Not with `open_at`.',
     ),
   ),
   includeDeleted: blankIsAbsent((since: boolean) =>

@@ -3,6 +3,7 @@
  * holds the HSDS record as the API serves it; the other fields exist only to be searched.
  */
 import type { Geometry, MultiPolygon, Polygon } from 'geojson';
+import type { OpeningRule } from '../schedules/opening-rules.ts';
 
 export type GeoPoint = { lat: number; lon: number };
 
@@ -22,6 +23,8 @@ type ServiceSearchFields = {
   minimum_age?: number;
   maximum_age?: number;
   schedules: { byday: string[]; opens_at?: string; closes_at?: string }[];
+  /** When it is open (F.opening); empty for a record with no schedule that can open. */
+  opening: OpeningRule[];
 };
 
 /** Completion inputs (GET /suggest). */

@@ -38,6 +38,15 @@ export const F = {
   scheduleByDay: 'schedules.byday',
   scheduleOpensAt: 'schedules.opens_at',
   scheduleClosesAt: 'schedules.closes_at',
+  /** When it is open: one nested opening rule a schedule (src/schedules/opening-rules.ts), for `open_at` and `open_now`. */
+  opening: 'opening',
+  openingDays: 'opening.days',
+  openingPhase: 'opening.phase',
+  openingFirstDay: 'opening.first_day',
+  openingLastDay: 'opening.last_day',
+  openingStart: 'opening.start',
+  openingEnd: 'opening.end',
+  openingZoned: 'opening.zoned',
   /** Points of the service's physical locations (services index). */
   locationPoints: 'location_points',
   /** The service_at_location's location (service_at_locations index). */

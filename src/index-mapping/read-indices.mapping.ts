@@ -38,6 +38,19 @@ const serviceSearchFields = {
     type: 'nested',
     properties: { byday: keyword, opens_at: keyword, closes_at: keyword },
   },
+  // nested: an instant must fall on one rule's date and within the same rule's minutes.
+  [F.opening]: {
+    type: 'nested',
+    properties: {
+      days: keyword,
+      phase: keyword,
+      first_day: { type: 'integer' },
+      last_day: { type: 'integer' },
+      start: { type: 'integer' },
+      end: { type: 'integer' },
+      zoned: { type: 'boolean' },
+    },
+  },
 } as const;
 
 /**

@@ -7,8 +7,9 @@
 import type { Geometry, MultiPolygon, Polygon } from 'geojson';
 import { coverageCells } from '../geo/coverage-cells.ts';
 import type { ServiceAreaFull, ServiceAtLocationNested, ServiceFull } from '../hsds/index.ts';
+import { toOpeningRules } from '../schedules/opening-rules.ts';
 import type { ServiceAtLocationDocument } from './documents.ts';
-import { toGeoPoint, toScheduleSlots, toServiceSearchFields } from './service.document.ts';
+import { ownSchedulesOf, toGeoPoint, toScheduleSlots, toServiceSearchFields } from './service.document.ts';
 import { listItemText } from './sources.query.ts';
 
 export type AreaGeometry = Polygon | MultiPolygon;
@@ -60,7 +61,9 @@ export function toServiceOfServiceAtLocation(service: ServiceFull): Record<strin
 
 /**
  * `schedules`: the service-at-location's own, else its location's, else the service's: the most
- * specific statement of when this place offers this service. Taxonomy terms: the service's and
+ * specific statement of when this place offers this service. `opening` (open_at, open_now): its
+ * own schedules, else its service's (with 3.3 operating hours and events), as the README words it:
+ * a location's hours are the building's, not the service's. Taxonomy terms: the service's and
  * the service-at-location's own attributes.
  */
 export function toServiceAtLocationDocument(
@@ -72,6 +75,8 @@ export function toServiceAtLocationDocument(
   const own = toScheduleSlots(sal.schedules);
   const atLocation = own.length > 0 ? own : toScheduleSlots(sal.location?.schedules);
   const schedules = atLocation.length > 0 ? atLocation : toScheduleSlots(service.schedules);
+  const ownOpening = toOpeningRules(sal.schedules ?? []);
+  const opening = ownOpening.length > 0 ? ownOpening : toOpeningRules(ownSchedulesOf(service));
   const locationId = sal.location_id ?? sal.location?.id;
   const point = toGeoPoint(sal.location);
   const record = { ...sal, service: serviceRecord };
@@ -79,7 +84,7 @@ export function toServiceAtLocationDocument(
     id: sal.id,
     service_id: service.id,
     ...(locationId ? { location_id: locationId } : {}),
-    ...toServiceSearchFields(service, { extraAttributes: sal.attributes, schedules }),
+    ...toServiceSearchFields(service, { extraAttributes: sal.attributes, schedules, opening }),
     ...(point ? { location_point: point } : {}),
     ...(coverage ? coverageFields(coverage) : {}),
     has_coverage: coverage !== undefined,

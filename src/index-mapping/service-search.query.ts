@@ -14,6 +14,7 @@ import {
   taxonomyTermFilter,
 } from './filters.query.ts';
 import { type Meaning, withMeaning } from './meaning.query.ts';
+import { type OpenAt, openAtFilter } from './opening.query.ts';
 import { composeQuery, type SearchRequest, STREAM_BATCH, sortOrder } from './search.query.ts';
 import { FULL_RECORD, SERVICE_LIST_ITEM, SERVICE_MINIMAL, SERVICE_SUMMARY } from './sources.query.ts';
 import {
@@ -73,6 +74,8 @@ export type ServiceFilters = {
   minimumAge?: number | undefined;
   maximumAge?: number | undefined;
   schedule?: ScheduleParams | undefined;
+  /** `open_at` / `open_now`: open at this instant by one of its schedules. */
+  open?: OpenAt | undefined;
   /** What `search` means beside its words (src/semantic/understanding.ts), if it was understood. */
   meaning?: Meaning | undefined;
   /**
@@ -113,6 +116,7 @@ export function serviceFilters(params: ServiceFilters) {
     modifiedAfterFilter(params.modifiedAfter),
     ageFilters(params.minimumAge, params.maximumAge),
     params.schedule ? scheduleFilter(params.schedule) : undefined,
+    openAtFilter(params.open),
   );
 }
 

@@ -9,6 +9,7 @@ import type {
   ServiceAtLocationNested,
   ServiceFull,
 } from '../hsds/index.ts';
+import { type OpeningRule, toOpeningRules } from '../schedules/opening-rules.ts';
 import type { GeoPoint, ServiceDocument } from './documents.ts';
 import { nestedIdsOf } from './nested-ids.ts';
 import { toSearchText } from './search-text.ts';
@@ -64,6 +65,21 @@ export function toGeoPoint(
   return { lat, lon };
 }
 
+const scheduleList = (value: unknown): ScheduleFull[] =>
+  Array.isArray(value)
+    ? value.filter((s): s is ScheduleFull => typeof s === 'object' && s !== null && !Array.isArray(s))
+    : [];
+
+/**
+ * The schedules that say when the service itself is open: its `schedules`, and HSDS 3.3's
+ * `operating_hours` and `events` (each a schedule, on its own dates).
+ */
+export const ownSchedulesOf = (service: ServiceFull): ScheduleFull[] => [
+  ...(service.schedules ?? []),
+  ...scheduleList(service.operating_hours),
+  ...scheduleList(service.events),
+];
+
 type TermRefs = { ids: string[]; names: string[]; descriptions: string[]; taxonomyIds: string[] };
 
 /** The taxonomy terms a list of attributes links to: ids, names, descriptions and taxonomy ids, deduplicated. */
@@ -93,7 +109,11 @@ const omitUndefined = <T extends Record<string, unknown>>(object: T): T =>
 /** The search fields services and service_at_locations share, taken from the service. */
 export function toServiceSearchFields(
   service: ServiceFull,
-  options: { extraAttributes?: readonly AttributeFull[]; schedules?: ServiceDocument['schedules'] } = {},
+  options: {
+    extraAttributes?: readonly AttributeFull[];
+    schedules?: ServiceDocument['schedules'];
+    opening?: OpeningRule[];
+  } = {},
 ): ServiceSearchFields {
   const terms = toTermRefs(service.attributes, options.extraAttributes);
   return omitUndefined({
@@ -113,6 +133,7 @@ export function toServiceSearchFields(
     minimum_age: service.minimum_age,
     maximum_age: service.maximum_age,
     schedules: options.schedules ?? toScheduleSlots(service.schedules),
+    opening: options.opening ?? toOpeningRules(ownSchedulesOf(service)),
   });
 }
 
@@ -121,8 +142,9 @@ const locationsOf = (service: ServiceFull): (ServiceAtLocationNested['location']
 
 /**
  * `schedules`: the service's own, plus those of each service-at-location (a service open on
- * Mondays at one of its locations is open on Mondays). `location_points`: one per located
- * service-at-location.
+ * Mondays at one of its locations is open on Mondays). `opening` likewise, from its own schedules,
+ * operating hours and events and its service-at-locations' schedules. `location_points`: one per
+ * located service-at-location.
  */
 export function toServiceDocument(service: ServiceFull): ServiceDocument {
   // One schedule may be listed under the service and under its service-at-location too.
@@ -134,6 +156,10 @@ export function toServiceDocument(service: ServiceFull): ServiceDocument {
     byId.set(schedule.id, schedule);
   }
   const schedules = toScheduleSlots([...byId.values()]);
+  const opening = toOpeningRules([
+    ...ownSchedulesOf(service),
+    ...(service.service_at_locations ?? []).flatMap((sal) => sal.schedules ?? []),
+  ]);
   const points = new Map<string, GeoPoint>();
   for (const location of locationsOf(service)) {
     const point = toGeoPoint(location);
@@ -142,7 +168,7 @@ export function toServiceDocument(service: ServiceFull): ServiceDocument {
   const suggest = toSuggestField(service.name);
   return {
     id: service.id,
-    ...toServiceSearchFields(service, { schedules }),
+    ...toServiceSearchFields(service, { schedules, opening }),
     ...(suggest ? { suggest } : {}),
     location_points: [...points.values()],
     nested_ids: nestedIdsOf(service),

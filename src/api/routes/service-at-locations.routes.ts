@@ -3,6 +3,7 @@ import { readRecordText } from '../../engine/search.ts';
 import { serviceAtLocationFullSchema } from '../../hsds/index.ts';
 import { buildServiceAtLocationSearch } from '../../index-mapping/service-at-location-search.query.ts';
 import {
+  askedAt,
   type ServiceAtLocationsParams,
   serviceAtLocationsParams,
   toServiceFilters,
@@ -50,7 +51,7 @@ async function listServiceAtLocations(ctx: RouteContext, c: AppContext, p: Servi
   const paging = resolvePaging(p, ctx.limits);
   requirePostcodeForProximity(p);
   const geo = await resolveGeoQuery(c.get('deps'), p);
-  const filters = { ...toServiceFilters(p), geo, meaning: await meaningOf(c, p.search) };
+  const filters = { ...toServiceFilters(p, askedAt(c)), geo, meaning: await meaningOf(c, p.search) };
   const shape = p.full ? 'full' : 'list';
   const request = buildServiceAtLocationSearch(filters, shape);
   const extend = recordingSearch(

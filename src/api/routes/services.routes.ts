@@ -7,7 +7,7 @@ import { serviceFullSchema } from '../../hsds/index.ts';
 import { streamOrder } from '../../index-mapping/search.query.ts';
 import { buildServiceSearch } from '../../index-mapping/service-search.query.ts';
 import { openDump } from '../dumps.ts';
-import { type ServicesParams, servicesParams, toServiceFilters } from '../endpoint-params.ts';
+import { askedAt, type ServicesParams, servicesParams, toServiceFilters } from '../endpoint-params.ts';
 import { asJsonAnswer } from '../json-answer.ts';
 import { resolvePaging, withDeleted } from '../list-params.ts';
 import { listResponse, listRoutes, postedParams } from '../list-route.ts';
@@ -51,7 +51,7 @@ const serviceRoute = (ctx: RouteContext) =>
 async function minimalServices(c: AppContext, p: ServicesParams) {
   const { engine, logger } = c.get('deps');
   const dump = openDump(c);
-  const filters = { ...toServiceFilters(p), meaning: await meaningOf(c, p.search) };
+  const filters = { ...toServiceFilters(p, askedAt(c)), meaning: await meaningOf(c, p.search) };
   const search = withDeleted(buildServiceSearch(filters, 'minimal'), p.include_deleted, p.modified_after);
   const batches = streamRecords(engine, streamOrder(search), dump.stream);
   return asJsonAnswer(
@@ -64,7 +64,7 @@ async function minimalServices(c: AppContext, p: ServicesParams) {
 
 async function listServices(ctx: RouteContext, c: AppContext, p: ServicesParams) {
   if (p.minimal) return minimalServices(c, p);
-  const filters = { ...toServiceFilters(p), meaning: await meaningOf(c, p.search) };
+  const filters = { ...toServiceFilters(p, askedAt(c)), meaning: await meaningOf(c, p.search) };
   const shape = p.full ? 'full' : 'list';
   const request = buildServiceSearch(filters, shape);
   const extend = recordingSearch(

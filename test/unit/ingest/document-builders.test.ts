@@ -58,6 +58,19 @@ describe('toServiceDocument', () => {
       maximum_age: 100,
       // The one schedule is listed under the service and its service-at-location: one slot.
       schedules: [{ byday: ['TH', 'FR'], opens_at: '10:00', closes_at: '18:00' }],
+      // Its opening rule (open_at): 10:00-18:00 at UTC+3 is 07:00-15:00 UTC; dtstart and until are
+      // both 2005-01-01 (day 12784).
+      opening: [
+        {
+          days: ['W:TH', 'W:FR'],
+          phase: '1',
+          first_day: 12784,
+          last_day: 12784,
+          start: 420,
+          end: 900,
+          zoned: false,
+        },
+      ],
       // latitude 100 is not a position: no point rather than a document the engine refuses.
       location_points: [],
     });
@@ -86,6 +99,7 @@ describe('toServiceDocument', () => {
       taxonomy_term_ids: [],
       taxonomy_ids: [],
       schedules: [],
+      opening: [],
       suggest: { input: ['Bare'] },
       location_points: [],
       nested_ids: ['f0b3c4d2-1111-4c8a-9a51-58a0a1f9b001'],
