@@ -162,6 +162,21 @@ export const configSchema = z.object({
     .describe(
       'How long a write waits for the writes before it and for a publish in progress (an import’s); beyond, 503 with Retry-After and nothing written.',
     ),
+  VALIDATE_MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 * 1024 * 1024)
+    .default(20 * 1024 * 1024)
+    .describe(
+      'The largest feed POST /validate takes in its body (bytes): JSON, NDJSON or a zipped data package.',
+    ),
+  VALIDATE_REMOTE: z
+    .enum(['off', 'public', 'any'])
+    .default('off')
+    .describe(
+      'Whether POST /validate?url= fetches a remote HSDS API: off; public (never a loopback, private or reserved address, redirects included); any (private networks too).',
+    ),
   CACHE_CONTROL_LISTS: z
     .string()
     .default('public, max-age=60')

@@ -25,6 +25,7 @@ import { registerServiceAtLocationRoutes } from './routes/service-at-locations.r
 import { registerServiceRoutes } from './routes/services.routes.ts';
 import { registerSuggestRoutes } from './routes/suggest.routes.ts';
 import { registerTaxonomyRoutes } from './routes/taxonomies.routes.ts';
+import { registerValidateRoutes } from './routes/validate.routes.ts';
 import { registerWriteRoutes } from './routes/write.routes.ts';
 import type { App, AppDeps, AppEnv } from './types.ts';
 
@@ -68,6 +69,7 @@ export function registerRoutes(app: App, config: Config) {
   registerTaxonomyRoutes(app, routes);
   registerSuggestRoutes(app);
   registerWriteRoutes(app, tokens);
+  registerValidateRoutes(app);
   if (tokens.some((t) => t.scopes.includes('admin'))) registerAdminRoutes(app, tokens);
   registerOpenApi(app, config);
   registerExplore(app, config);
@@ -122,7 +124,11 @@ export function createApp(deps: AppDeps): App {
   app.use(
     '*',
     boundedBody((c) =>
-      c.req.method === 'PUT' ? deps.config.WRITE_MAX_BODY_BYTES : deps.config.MAX_BODY_BYTES,
+      c.req.method === 'PUT'
+        ? deps.config.WRITE_MAX_BODY_BYTES
+        : c.req.path === '/validate'
+          ? deps.config.VALIDATE_MAX_BODY_BYTES
+          : deps.config.MAX_BODY_BYTES,
     ),
   );
   // Lists may be cached as the operator says (CACHE_CONTROL_LISTS); `{id}` answers carry their

@@ -10,6 +10,7 @@ import type { Engine } from '../engine/index.ts';
 import type { GeocoderChain } from '../geo/geocoder.ts';
 import type { KeyedSlots, Slots } from '../resilience/slots.ts';
 import type { Understanding } from '../semantic/understanding.ts';
+import type { FeedValidation } from './feed-validation.ts';
 import type { ReindexJobs } from './jobs.ts';
 import type { RecordWrites } from './record-writes.ts';
 
@@ -24,6 +25,8 @@ export type AppDeps = {
   jobs?: ReindexJobs;
   /** The write API's writes (src/ingest/write.ts); without them every write is a 503. */
   writes?: RecordWrites;
+  /** POST /validate's validation (src/ingest/validate); without it the route answers 503. */
+  validation?: FeedValidation;
   /** Dump slots; by default built from the configuration's DUMP_* limits. */
   dumps?: Dumps;
   /** Counts searches for the search report (src/search-report); without it nothing is recorded. */

@@ -9,6 +9,8 @@ commands:
   serve [--demo]                         serve the API (--demo loads demo data into empty indices)
   import <file|dir|url> [--sync]        import HSDS JSON, a tabular data package or a remote HSDS API,
                                          and publish what changed (--help for --source, --since...)
+  validate <file|dir|url> [--strict]     what an import would keep, repair and reject, writing nothing;
+                                         for a URL, the API's conformance too (exit 1 when not valid)
   delete <type> <id>...                  delete records (with what hangs off them) and publish that
   publish                                finish publishing what an interrupted import or delete stored
   check-ids [--fix]                      list stored records whose ids are not in lower case (a store
@@ -42,6 +44,7 @@ async function main(): Promise<number> {
     default: {
       const commands: Record<string, () => Promise<{ run: (args: string[]) => Promise<number> }>> = {
         import: () => import('./import.command.ts'),
+        validate: () => import('./validate.command.ts'),
         delete: () => import('./delete.command.ts'),
         publish: () => import('./publish.command.ts'),
         'check-ids': () => import('./check-ids.command.ts'),

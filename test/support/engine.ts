@@ -9,6 +9,7 @@ import { createApp } from '../../src/api/app.ts';
 import { createGeocoder } from '../../src/api/geocoding.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { createEngine, type Engine } from '../../src/engine/index.ts';
+import { createFeedValidation } from '../../src/ingest/validate/feed-validation.ts';
 import { createRecordWrites } from '../../src/ingest/write.ts';
 
 export const testLogger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -61,5 +62,6 @@ export function createTestApp(engine: Engine, overrides: Record<string, string> 
     geocoder: createGeocoder(config, engine),
     logger: testLogger,
     writes: createRecordWrites(engine),
+    validation: createFeedValidation({ remote: config.VALIDATE_REMOTE }),
   });
 }

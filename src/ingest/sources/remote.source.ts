@@ -37,6 +37,8 @@ export type HarvestOptions = {
    * `offersChangeFeed`), and tombstones become deletions.
    */
   since?: string;
+  /** The fetch to make requests with (validation passes one that refuses private addresses). */
+  fetch?: typeof fetch;
 };
 
 /**
@@ -114,7 +116,7 @@ function createFetcher(options: HarvestOptions): Fetcher {
         const signal = options.signal
           ? AbortSignal.any([options.signal, AbortSignal.timeout(timeoutMs)])
           : AbortSignal.timeout(timeoutMs);
-        const response = await fetch(url, { headers: { accept }, signal });
+        const response = await (options.fetch ?? fetch)(url, { headers: { accept }, signal });
         if (!RETRYABLE.has(response.status)) return response;
         reason = `HTTP ${response.status}`;
         wait = retryAfterMs(response);

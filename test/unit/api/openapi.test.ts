@@ -71,7 +71,7 @@ describe('the OpenAPI document', () => {
   it('documents NDJSON on every list endpoint and 404 on every record endpoint', () => {
     for (const { path, op } of operations(generated)) {
       if (path.endsWith('{id}')) expect(op.responses['404'], path).toBeDefined();
-      else if (!['/', '/health', '/ready', '/suggest'].includes(path)) {
+      else if (!['/', '/health', '/ready', '/suggest', '/validate'].includes(path)) {
         expect(Object.keys(op.responses['200']?.content ?? {})).toEqual([
           'application/json',
           'application/x-ndjson',

@@ -1,0 +1,53 @@
+/**
+ * `hsds validate <file|folder|url>`: what an import of it would keep, repair and reject, without
+ * writing anything (src/ingest/validate); for a remote HSDS API, a conformance summary of its
+ * endpoints too. Needs no engine. Exit code 0 when valid, 1 when not, 2 on a usage error.
+ */
+import { writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { formatValidationReport, validateLocation } from '../ingest/index.ts';
+
+const usage = `usage: hsds validate <file|folder|url> [--strict] [--json] [--report FILE]
+
+  Reads HSDS JSON or NDJSON (a file or a folder), a tabular data package, or a remote HSDS API, as
+  an import would, and says per record type what an import would keep (of which repaired) and
+  reject, with each issue (source, record, field path, value found, reason). Writes nothing and
+  needs no engine. For a URL, also checks the API's endpoints against the HSDS 3.1 API reference.
+  --strict        validate as published: no repairs (what a publisher should check)
+  --json          print the whole answer as JSON
+  --report FILE   write the whole answer as JSON to FILE
+  --max-issues N  issues listed in the answer (all are counted; default 1000)
+  Exits 0 when valid (nothing rejected, no error, and for a URL every required endpoint conforms), else 1.`;
+
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      strict: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      report: { type: 'string' },
+      'max-issues': { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    console.error(usage);
+    return 0;
+  }
+  const [location] = positionals;
+  const maxIssues = values['max-issues'] === undefined ? undefined : Number(values['max-issues']);
+  if (!location || positionals.length > 1 || (maxIssues !== undefined && !(maxIssues >= 0))) {
+    console.error(usage);
+    return 2;
+  }
+  // The operator's own command: any address it can reach, its own network included.
+  const report = await validateLocation(location, {
+    strict: values.strict,
+    remote: 'any',
+    ...(maxIssues !== undefined ? { maxIssues } : {}),
+  });
+  if (values.report) await writeFile(values.report, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(values.json ? JSON.stringify(report, null, 2) : formatValidationReport(report));
+  return report.valid ? 0 : 1;
+}

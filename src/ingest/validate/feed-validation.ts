@@ -1,0 +1,62 @@
+/**
+ * The validation the API serves (POST /validate; src/api/feed-validation.ts is its interface):
+ * bodies and, where the server's policy allows, remote URLs, validated as `hsds validate` does.
+ * A remote API is read up to `maxItems` items (a request must end), the body's bound is the app's.
+ */
+import { type RemotePolicy, RemoteRefused } from './remote-guard.ts';
+import { ZipError } from './unzip.ts';
+import type { ValidationReport } from './validate-items.ts';
+import { bodyFormat, validateBody, validateLocation } from './validate-source.ts';
+
+export type FeedValidationOptions = {
+  remote: RemotePolicy;
+  /** Items read from a remote API at most; default 5000. */
+  maxItems?: number;
+  /** Issues listed in an answer; default 1000. */
+  maxIssues?: number;
+  timeoutMs?: number;
+};
+
+type Outcome =
+  | { kind: 'validated'; report: ValidationReport }
+  | { kind: 'refused'; status: 400 | 403 | 415; reason: string };
+
+export function createFeedValidation(options: FeedValidationOptions) {
+  const maxIssues = options.maxIssues ?? 1000;
+  return {
+    async validateBody(
+      body: Uint8Array,
+      contentType: string | undefined,
+      { strict }: { strict: boolean },
+    ): Promise<Outcome> {
+      const format = bodyFormat(contentType, body);
+      if (!format)
+        return {
+          kind: 'refused',
+          status: 415,
+          reason: `Content-Type ${contentType ?? '(none)'} is not a feed: send application/json, application/x-ndjson or application/zip (a zipped data package)`,
+        };
+      try {
+        return { kind: 'validated', report: await validateBody(body, format, { strict, maxIssues }) };
+      } catch (error) {
+        if (error instanceof ZipError) return { kind: 'refused', status: 400, reason: error.message };
+        throw error;
+      }
+    },
+    async validateUrl(url: string, { strict }: { strict: boolean }): Promise<Outcome> {
+      try {
+        const report = await validateLocation(url, {
+          strict,
+          maxIssues,
+          maxItems: options.maxItems ?? 5000,
+          remote: options.remote,
+          timeoutMs: options.timeoutMs ?? 15_000,
+        });
+        return { kind: 'validated', report };
+      } catch (error) {
+        if (error instanceof RemoteRefused) return { kind: 'refused', status: 403, reason: error.message };
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,171 @@
+/**
+ * Validation without import, served: POST /validate with a feed in the body (JSON, NDJSON, a zipped
+ * package) and by URL where VALIDATE_REMOTE allows, and this project's own API validated by URL,
+ * with its conformance summary. Nothing is written: the engine is only what the served API reads.
+ */
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countRecordsByType } from '../../src/engine/records.ts';
+import { importAndReindex } from '../../src/ingest/pipeline.ts';
+import { validateLocation } from '../../src/ingest/validate/validate-source.ts';
+import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
+
+const engine = createTestEngine('validate');
+const feed = readFileSync('test/fixtures/real-world/numeric-ids.json');
+let server: ReturnType<typeof serve>;
+let url = '';
+
+beforeAll(async () => {
+  await importAndReindex(engine, 'test/fixtures/real-world/numeric-ids.json', { reportFile: false });
+  server = serve({ fetch: createTestApp(engine).fetch, port: 0, hostname: '127.0.0.1' });
+  await once(server, 'listening');
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}, 120_000);
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await dropTestIndices(engine);
+});
+
+const post = (
+  path: string,
+  body?: string | Buffer,
+  headers: Record<string, string> = {},
+  config: Record<string, string> = {},
+) => createTestApp(engine, config).request(path, { method: 'POST', headers, ...(body ? { body } : {}) });
+
+describe('this API validated by URL', () => {
+  it('conforms to the HSDS 3.1 API reference, every optional endpoint included, and its records are valid', async () => {
+    const report = await validateLocation(url, { remote: 'any' });
+    expect(report.conformance?.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(report.conformance?.checks.map((c) => c.check)).toEqual([
+      'GET / (the API root: version)',
+      'GET /services (a Page)',
+      'GET /services/{id}',
+      'GET /organizations (a Page)',
+      'GET /organizations/{id}',
+      'GET /service_at_locations (a Page)',
+      'GET /service_at_locations/{id}',
+      'GET /taxonomies (a Page)',
+      'GET /taxonomies/{id}',
+      'GET /taxonomy_terms (a Page)',
+      'GET /taxonomy_terms/{id}',
+      'GET /services?format=ndjson (a dump, one service a line)',
+    ]);
+    // The fixture has no taxonomy: those lists are empty Pages, their {id} routes cannot be asked.
+    expect(report.conformance?.checks.find((c) => c.check === 'GET /taxonomies/{id}')?.detail).toBe(
+      'not checked: /taxonomies is empty',
+    );
+    expect(report).toMatchObject({ kind: 'remote', valid: true, rejected: 0, repaired: 0 });
+    expect(report.by_type.service?.kept).toBe(18);
+  });
+
+  it('says what is wrong with an API that does not conform', async () => {
+    const bad = serve({
+      fetch: (request) => {
+        const path = new URL(request.url).pathname;
+        if (path === '/') return Response.json({ version: '3.1' });
+        if (path === '/services') return Response.json([{ id: 'x' }]); // a bare array, no Page
+        return new Response('not found', { status: 404 });
+      },
+      port: 0,
+      hostname: '127.0.0.1',
+    });
+    try {
+      await once(bad, 'listening');
+      const report = await validateLocation(`http://127.0.0.1:${(bad.address() as AddressInfo).port}`, {
+        remote: 'any',
+        timeoutMs: 5000,
+      });
+      expect(report.valid).toBe(false);
+      expect(report.conformance?.conformant).toBe(false);
+      expect(report.conformance?.checks.find((c) => c.check === 'GET /services (a Page)')).toMatchObject({
+        ok: false,
+        required: true,
+        detail: 'not a Page: a bare JSON array',
+      });
+    } finally {
+      await new Promise((resolve) => bad.close(resolve));
+    }
+  });
+});
+
+describe('POST /validate', () => {
+  it('answers 200 with the report for a valid feed, and writes nothing', async () => {
+    const before = await countRecordsByType(engine);
+    const res = await post('/validate', feed, { 'content-type': 'application/json' });
+    expect(res.status).toBe(200);
+    const report = (await res.json()) as Record<string, unknown>;
+    expect(report).toMatchObject({ source: '(body)', kind: 'json', valid: true, records: 168, rejected: 0 });
+    expect(await countRecordsByType(engine)).toEqual(before);
+  });
+
+  it('answers 422 with each issue for a feed that is not valid; strict=true validates as published', async () => {
+    const ndjson = readFileSync('test/fixtures/broken/services.ndjson');
+    const res = await post('/validate', ndjson, { 'content-type': 'application/x-ndjson' });
+    expect(res.status).toBe(422);
+    const report = (await res.json()) as { rejected: number; issues: { path: string; reason: string }[] };
+    expect(report.rejected).toBe(1);
+    expect(report.issues).toContainEqual(
+      expect.objectContaining({ path: 'name', reason: 'required field is missing', source: '(body):3' }),
+    );
+    const strict = await post('/validate?strict=true', feed, { 'content-type': 'application/json' });
+    expect(strict.status).toBe(422);
+    expect(((await strict.json()) as { rejected: number }).rejected).toBe(10);
+  });
+
+  it('shows a browser the report as a page', async () => {
+    const res = await post('/validate', feed, { 'content-type': 'application/json', accept: 'text/html' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    const page = await res.text();
+    expect(page).toContain('<h1>Valid: (body)</h1>');
+    expect(page).toContain('<th scope="row">service</th><td>18</td><td>18</td><td>0</td>');
+  });
+
+  it('bounds the body by VALIDATE_MAX_BODY_BYTES, and refuses what is no feed', async () => {
+    const big = await post(
+      '/validate',
+      feed,
+      { 'content-type': 'application/json' },
+      {
+        VALIDATE_MAX_BODY_BYTES: '2048',
+      },
+    );
+    expect(big.status).toBe(413);
+    const text = await post('/validate', 'hello', { 'content-type': 'text/plain' });
+    expect(text.status).toBe(415);
+    const none = await post('/validate');
+    expect(none.status).toBe(400);
+    const zip = await post('/validate', 'PK not really a zip', { 'content-type': 'application/zip' });
+    expect(zip.status).toBe(400);
+    expect(((await zip.json()) as { detail: string }).detail).toMatch(/not a ZIP archive/);
+  });
+
+  it('fetches a URL only where VALIDATE_REMOTE allows, never a private address unless it says any', async () => {
+    const off = await post(`/validate?url=${encodeURIComponent(url)}`);
+    expect(off.status).toBe(403);
+    expect(((await off.json()) as { detail: string }).detail).toMatch(/not enabled/);
+    const publicOnly = await post(
+      `/validate?url=${encodeURIComponent(url)}`,
+      undefined,
+      {},
+      { VALIDATE_REMOTE: 'public' },
+    );
+    expect(publicOnly.status).toBe(403);
+    expect(((await publicOnly.json()) as { detail: string }).detail).toMatch(/private or reserved/);
+    const any = await post(
+      `/validate?url=${encodeURIComponent(url)}`,
+      undefined,
+      {},
+      { VALIDATE_REMOTE: 'any' },
+    );
+    expect(any.status).toBe(200);
+    expect(((await any.json()) as { conformance: { conformant: boolean } }).conformance.conformant).toBe(
+      true,
+    );
+  });
+});

@@ -1,0 +1,245 @@
+/**
+ * Validation without import (src/ingest/validate): the official examples valid, each messy fixture's
+ * problems reported, the body formats (JSON, NDJSON, a zipped data package), and the guard of
+ * remote URLs. Nothing here needs an engine: validation writes nothing.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { crc32, deflateRawSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import {
+  checkRemoteUrl,
+  isPrivateAddress,
+  RemoteRefused,
+} from '../../../src/ingest/validate/remote-guard.ts';
+import { unzipTo, ZipError } from '../../../src/ingest/validate/unzip.ts';
+import { bodyFormat, validateBody, validateLocation } from '../../../src/ingest/validate/validate-source.ts';
+
+const examples = 'test/fixtures/hsds/examples';
+const realWorld = 'test/fixtures/real-world';
+
+/** A ZIP archive of the files (deflated), as `zip` writes one. */
+function zip(files: Record<string, Buffer>): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const [name, content] of Object.entries(files)) {
+    const data = deflateRawSync(content);
+    const nameBytes = Buffer.from(name);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(8, 8);
+    local.writeUInt32LE(crc32(content), 14);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(content.length, 22);
+    local.writeUInt16LE(nameBytes.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(8, 10);
+    central.writeUInt32LE(crc32(content), 16);
+    central.writeUInt32LE(data.length, 20);
+    central.writeUInt32LE(content.length, 24);
+    central.writeUInt16LE(nameBytes.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, nameBytes, data);
+    centrals.push(central, nameBytes);
+    offset += 30 + nameBytes.length + data.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(Object.keys(files).length, 8);
+  end.writeUInt16LE(Object.keys(files).length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}
+
+const folderAsZip = (folder: string, prefix = '') =>
+  zip(
+    Object.fromEntries(
+      readdirSync(folder).map((name) => [`${prefix}${name}`, readFileSync(join(folder, name))]),
+    ),
+  );
+
+describe('hsds validate: a file or folder', () => {
+  it.each([
+    'service_full.json',
+    'organization_full.json',
+    'service_at_location_full.json',
+    'service_list.json',
+    'organization_list.json',
+    'service_at_location_list.json',
+    'taxonomy.json',
+    'taxonomy_list.json',
+    'taxonomy_term.json',
+    'taxonomy_term_list.json',
+    'csv',
+  ])('finds the official example %s valid, as published (strict)', async (name) => {
+    const report = await validateLocation(join(examples, name), { strict: true });
+    expect(report.issues.filter((i) => i.severity === 'error')).toEqual([]);
+    expect(report).toMatchObject({ valid: true, strict: true, rejected: 0, repaired: 0 });
+    expect(report.records).toBeGreaterThan(0);
+  });
+
+  it('says what the numeric-id feed needs: every record kept, each id repaired, nothing written', async () => {
+    const report = await validateLocation(join(realWorld, 'numeric-ids.json'));
+    expect(report).toMatchObject({ valid: true, items: 10, records: 168, repaired: 84, rejected: 0 });
+    expect(report.by_type.service).toEqual({ kept: 18, repaired: 18, rejected: 0 });
+    expect(report.by_type.organization).toEqual({ kept: 10, repaired: 10, rejected: 0 });
+    expect(report.issues.find((i) => i.path === 'services[0].id')).toMatchObject({
+      severity: 'info',
+      kind: 'repaired',
+      record_type: 'service',
+      source: `${realWorld}/numeric-ids.json[0]`,
+    });
+    const strict = await validateLocation(join(realWorld, 'numeric-ids.json'), { strict: true });
+    expect(strict).toMatchObject({ valid: false, records: 0, rejected: 10 });
+    expect(strict.by_type.organization?.rejected).toBe(10);
+  });
+
+  it('reports the broken fixture as an import does: the rejected record, its field path, the dangling link', async () => {
+    const report = await validateLocation('test/fixtures/broken');
+    expect(report).toMatchObject({ valid: false, rejected: 1, dangling_references: 1 });
+    expect(report.issues).toContainEqual(
+      expect.objectContaining({
+        severity: 'error',
+        kind: 'invalid',
+        record_type: 'service',
+        record_id: '0d000000-0000-4000-8000-000000000003',
+        path: 'name',
+        reason: 'required field is missing',
+      }),
+    );
+    expect(report.issues).toContainEqual(
+      expect.objectContaining({
+        kind: 'dangling-reference',
+        path: 'service_at_locations[1].location_id',
+        reason: expect.stringContaining('11000000-0000-4000-8000-00000000dead'),
+      }),
+    );
+    const strict = await validateLocation('test/fixtures/broken', { strict: true });
+    expect(strict.rejected).toBe(4); // as the strict import of ingest-broken.test.ts counts
+  });
+
+  // Per fixture (test/fixtures/real-world/README.md says what each plants): valid, records kept, of
+  // which repaired, rejected, and issues, as an import into an empty directory would count them
+  // (an import also stores a placeholder for a rejected organization; validation does not).
+  it.each([
+    ['bad-optional-url.json', true, 11, 5, 0, 6],
+    ['cp1252-package', true, 2, 0, 0, 2],
+    ['empty-strings.json', true, 8, 7, 0, 20],
+    ['enum-case-and-types.json', false, 8, 6, 1, 17],
+    ['free-text-times.json', true, 5, 5, 0, 13],
+    ['hsds-2.0-csv', true, 44, 0, 0, 24],
+    ['html-descriptions.json', true, 3, 0, 0, 0], // HTML is valid HSDS: search reads it, not validation
+    ['legacy-hsds-1.1', true, 68, 0, 0, 55],
+    ['no-last-modified.json', true, 3, 0, 0, 0], // last_modified is optional
+    ['oruk-1.0.json', true, 48, 1, 0, 39],
+    ['package-data-folder', false, 7, 0, 0, 1], // funding.csv listed but missing: an error
+    ['repeated-organization.json', false, 3, 0, 1, 4],
+    ['tabular-messy', false, 5, 5, 1, 12],
+    ['whitespace.json', true, 6, 4, 0, 12],
+  ] as const)(
+    'reports the problems of the real-world fixture %s',
+    async (name, valid, records, repaired, rejected, issues) => {
+      const report = await validateLocation(join(realWorld, name));
+      expect(report).toMatchObject({ valid, records, repaired, rejected, issues_total: issues });
+      expect(report.issues.every((i) => i.source && i.reason && typeof i.path === 'string')).toBe(true);
+    },
+  );
+
+  it('lists at most maxIssues issues, and counts them all', async () => {
+    const report = await validateLocation(join(realWorld, 'numeric-ids.json'), { maxIssues: 5 });
+    expect(report.issues).toHaveLength(5);
+    expect(report.issues_total).toBe(166);
+  });
+});
+
+describe('a feed in a request body', () => {
+  it('tells JSON, NDJSON and ZIP by Content-Type, else by the first bytes', () => {
+    const text = (s: string) => new TextEncoder().encode(s);
+    expect(bodyFormat('application/json; charset=utf-8', text('[]'))).toBe('json');
+    expect(bodyFormat('application/x-ndjson', text('{}'))).toBe('ndjson');
+    expect(bodyFormat('application/zip', text('PK'))).toBe('zip');
+    expect(bodyFormat(undefined, zip({ 'a.csv': Buffer.from('x') }))).toBe('zip');
+    expect(bodyFormat('application/octet-stream', text('  [{"id":1}]'))).toBe('json');
+    expect(bodyFormat('text/plain', text('hello'))).toBeUndefined();
+  });
+
+  it('validates JSON and NDJSON bodies, naming the body, not a temporary file', async () => {
+    const feed = readFileSync(join(realWorld, 'numeric-ids.json'));
+    const report = await validateBody(feed, 'json', { name: 'feed.json' });
+    expect(report).toMatchObject({ source: 'feed.json', valid: true, records: 168 });
+    expect(report.issues[0]?.source).toMatch(/^feed\.json\[\d+\]$/);
+    const ndjson = (JSON.parse(feed.toString()) as unknown[]).map((o) => JSON.stringify(o)).join('\n');
+    const lines = await validateBody(Buffer.from(ndjson), 'ndjson');
+    expect(lines).toMatchObject({ source: '(body)', valid: true, items: 10, records: 168 });
+    expect(lines.issues[0]?.source).toMatch(/^\(body\):\d+$/);
+  });
+
+  it('validates a zipped tabular data package, at the top or in a folder of the archive', async () => {
+    const official = await validateBody(folderAsZip(join(examples, 'csv')), 'zip', { strict: true });
+    expect(official).toMatchObject({ kind: 'tabular', valid: true, items: 24 });
+    const messy = await validateBody(folderAsZip(join(realWorld, 'tabular-messy'), 'export/'), 'zip');
+    expect(messy).toMatchObject({ kind: 'tabular', valid: false, records: 5, rejected: 1 });
+  });
+
+  it('refuses an archive that is none, or whose names climb out of its folder', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hsds-unzip-test-'));
+    try {
+      await expect(unzipTo(Buffer.from('not a zip at all, not even close'), dir)).rejects.toThrow(ZipError);
+      await expect(unzipTo(zip({ '../evil.csv': Buffer.from('x') }), join(dir, 'p'))).rejects.toThrow(
+        /outside the package/,
+      );
+      await expect(unzipTo(zip({ 'big.csv': Buffer.alloc(5000) }), join(dir, 'q'), 1000)).rejects.toThrow(
+        /more than 1000 bytes/,
+      );
+      expect(await readdir(dir)).not.toContain('evil.csv');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('remote URLs', () => {
+  it('tells loopback, private, link-local and reserved addresses from public ones', () => {
+    for (const address of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.20.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '0.0.0.0',
+      '100.64.0.1',
+      '::1',
+      'fd00::1',
+      'fe80::1',
+      '::ffff:127.0.0.1',
+    ])
+      expect(isPrivateAddress(address), address).toBe(true);
+    for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111'])
+      expect(isPrivateAddress(address), address).toBe(false);
+  });
+
+  it('fetches nothing when off, no private address when public, anything when any', async () => {
+    await expect(checkRemoteUrl('https://example.org/', 'off')).rejects.toThrow(/not enabled/);
+    await expect(checkRemoteUrl('http://127.0.0.1:9200/', 'public')).rejects.toThrow(RemoteRefused);
+    await expect(checkRemoteUrl('http://[::1]/', 'public')).rejects.toThrow(/private or reserved/);
+    await expect(checkRemoteUrl('http://localhost/', 'public')).rejects.toThrow(RemoteRefused);
+    await expect(checkRemoteUrl('file:///etc/passwd', 'any')).rejects.toThrow(/only http and https/);
+    await expect(checkRemoteUrl('http://user:pw@example.org/', 'any')).rejects.toThrow(/credentials/);
+    await expect(checkRemoteUrl('http://127.0.0.1:9200/', 'any')).resolves.toBeInstanceOf(URL);
+  });
+
+  it('refuses a URL the policy refuses before reading anything', async () => {
+    await expect(validateLocation('http://127.0.0.1:1/', { remote: 'public' })).rejects.toThrow(
+      RemoteRefused,
+    );
+    await expect(validateLocation('http://127.0.0.1:1/')).rejects.toThrow(/not enabled/);
+  });
+});
