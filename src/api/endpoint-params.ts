@@ -35,6 +35,10 @@ const serviceListShape = (ctx: RouteContext) => ({
   taxonomy_id: param.taxonomyId().optional(),
   organization_id: param.organizationId().optional(),
   modified_after: param.modifiedAfter().optional(),
+  age: param.age().optional(),
+  language: param.language().optional(),
+  free: param.free().optional(),
+  accessibility: param.accessibility().optional(),
   open_at: param.openAt().optional(),
   open_now: param.openNow().optional(),
   facets: param.facets().optional(),
@@ -128,6 +132,10 @@ export function toServiceFilters(
 ): ServiceFilters {
   return {
     open: openingOf(p, asked),
+    age: p.age,
+    language: p.language,
+    free: p.free,
+    accessibility: p.accessibility,
     search: p.search,
     taxonomyTermId: p.taxonomy_term_id,
     taxonomyId: p.taxonomy_id,

@@ -180,6 +180,30 @@ export const param = {
       'Return all results modified on or after this datetime (`last_modified`). A date alone means its start, UTC.',
     ),
   ),
+  age: blankIsAbsent(() =>
+    numberParam(
+      'An extension of this API: services that take someone this old (years): `minimum_age` at most, `maximum_age` at least this; a bound a service does not state holds for any age. Also a facet (`facets=age`: bands 0-4, 5-11, 12-17, 18-24, 25-64, 65+, each counting the services whose range overlaps it).',
+      0,
+      200,
+    ),
+  ),
+  language: blankIsAbsent(() =>
+    stringParam(
+      'An extension of this API: services where someone speaks this language, by its `code` (`en`, `pl`) or `name` (`Polish`), in any case: languages of the service, of its locations and of their phones (on /service_at_locations, the location of each). Also a facet (`facets=language`: each language by its code, else its name, lower-cased).',
+      100,
+    ),
+  ),
+  free: blankIsAbsent(() =>
+    booleanParam(
+      'An extension of this API: `true` keeps services that say they are free: a cost option with amount 0, or a cost option (`option`, `amount_description`) or `fees_description` saying "free", "no charge" or "no cost". `false` filters nothing. Also a facet (`facets=free`: `true`, and `false` for a positive amount or "not free"; a service that says neither is counted in neither).',
+    ),
+  ),
+  accessibility: blankIsAbsent(() =>
+    stringParam(
+      "An extension of this API: services whose locations' accessibility records (`description`, `details`) hold every word given, stemmed (`wheelchair`, `hearing loop`); on /service_at_locations, the location of each. Also a facet (`facets=accessibility`: the records as written, lower-cased).",
+      200,
+    ),
+  ),
   openAt: blankIsAbsent(() =>
     z
       .string({ error: 'must be a date-time' })

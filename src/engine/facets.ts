@@ -42,28 +42,38 @@ export async function searchFacets(
   request: SearchRequest,
   names: readonly FacetName[],
 ): Promise<Facets> {
+  const aggs = buildFacetAggregations(names);
   const { body } = await engineCall(`facets of ${request.index}`, () =>
     engine.client.search(
       {
         index: engine.name(request.index),
         ignore_unavailable: true,
-        body: { query: request.query, size: 0, track_total_hits: false, aggs: buildFacetAggregations(names) },
+        body: { query: request.query, size: 0, track_total_hits: false, aggs },
       } as never,
       READ,
     ),
   );
+  type Bucket = { key: string | number; key_as_string?: string; doc_count: number };
   const aggregations =
-    (body as { aggregations?: Record<string, { buckets: { key: string; doc_count: number }[] }> })
+    (body as { aggregations?: Record<string, { buckets: Bucket[] | Record<string, { doc_count: number }> }> })
       .aggregations ?? {};
   const facets: Facets = {};
   await Promise.all(
     names.map(async (name) => {
-      const buckets = aggregations[name]?.buckets ?? [];
-      const named = await namesOf(
-        engine,
-        FACET_RECORDS[name],
-        buckets.map((b) => b.key),
-      );
+      const raw = aggregations[name]?.buckets ?? [];
+      // A `filters` aggregation (age bands) answers its buckets keyed by name: given in the order asked.
+      const asked = Object.keys((aggs[name] as { filters?: { filters?: object } }).filters?.filters ?? {});
+      const buckets = Array.isArray(raw)
+        ? raw.map((b) => ({ key: b.key_as_string ?? String(b.key), doc_count: b.doc_count }))
+        : asked.map((key) => ({ key, doc_count: raw[key]?.doc_count ?? 0 }));
+      const index = FACET_RECORDS[name];
+      const named = index
+        ? await namesOf(
+            engine,
+            index,
+            buckets.map((b) => b.key),
+          )
+        : new Map<string, string>();
       facets[name] = buckets.map((b) => {
         const label = named.get(b.key);
         return { id: b.key, ...(label ? { name: label } : {}), count: b.doc_count };

@@ -22,6 +22,10 @@ type ServiceSearchFields = {
   last_modified?: string;
   minimum_age?: number;
   maximum_age?: number;
+  languages?: string[];
+  language_codes?: string[];
+  free?: boolean;
+  accessibility?: string[];
   schedules: { byday: string[]; opens_at?: string; closes_at?: string }[];
   /** When it is open (F.opening); empty for a record with no schedule that can open. */
   opening: OpeningRule[];

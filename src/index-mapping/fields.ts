@@ -38,6 +38,15 @@ export const F = {
   scheduleByDay: 'schedules.byday',
   scheduleOpensAt: 'schedules.opens_at',
   scheduleClosesAt: 'schedules.closes_at',
+  /** Codes and names of the languages of the service, its locations and phones, lower-cased (`language`). */
+  languages: 'languages',
+  /** One value a language (its code, else its name): the `language` facet. */
+  languageCodes: 'language_codes',
+  /** A cost option of amount 0, or one or the fees saying free (`free`). */
+  free: 'free',
+  /** The locations' accessibility descriptions and details (`accessibility`), with a `.keyword` facet twin. */
+  accessibility: 'accessibility',
+  accessibilityKeyword: 'accessibility.keyword',
   /** When it is open: one nested opening rule a schedule (src/schedules/opening-rules.ts), for `open_at` and `open_now`. */
   opening: 'opening',
   openingDays: 'opening.days',

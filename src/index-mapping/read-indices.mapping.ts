@@ -33,6 +33,14 @@ const serviceSearchFields = {
   [F.lastModified]: date,
   [F.minimumAge]: { type: 'integer' },
   [F.maximumAge]: { type: 'integer' },
+  [F.languages]: keyword,
+  [F.languageCodes]: keyword,
+  [F.free]: { type: 'boolean' },
+  // Searched as words ("wheelchair" finds "Wheelchair accessible entrance"); counted as whole values.
+  [F.accessibility]: {
+    ...stemmedText,
+    fields: { keyword: { type: 'keyword', normalizer: 'hsds_sort', ignore_above: 256 } },
+  },
   // nested: a query for "Monday from 18:00" must match one slot, not Monday of one and 18:00 of another.
   [F.schedules]: {
     type: 'nested',

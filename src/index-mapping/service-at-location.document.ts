@@ -84,7 +84,12 @@ export function toServiceAtLocationDocument(
     id: sal.id,
     service_id: service.id,
     ...(locationId ? { location_id: locationId } : {}),
-    ...toServiceSearchFields(service, { extraAttributes: sal.attributes, schedules, opening }),
+    ...toServiceSearchFields(service, {
+      extraAttributes: sal.attributes,
+      schedules,
+      opening,
+      locations: [sal.location],
+    }),
     ...(point ? { location_point: point } : {}),
     ...(coverage ? coverageFields(coverage) : {}),
     has_coverage: coverage !== undefined,

@@ -1,6 +1,7 @@
 /**
  * GET /services (and the services nested in organizations): parameters in, search request out.
  */
+import { accessibilityFilter, ageFilter, freeFilter, languageFilter } from './eligibility.query.ts';
 import { F } from './fields.ts';
 import {
   ageFilters,
@@ -74,6 +75,11 @@ export type ServiceFilters = {
   minimumAge?: number | undefined;
   maximumAge?: number | undefined;
   schedule?: ScheduleParams | undefined;
+  /** Who it is for and how it is reached (eligibility.query.ts). */
+  age?: number | undefined;
+  language?: string | undefined;
+  free?: boolean | undefined;
+  accessibility?: string | undefined;
   /** `open_at` / `open_now`: open at this instant by one of its schedules. */
   open?: OpenAt | undefined;
   /** What `search` means beside its words (src/semantic/understanding.ts), if it was understood. */
@@ -116,6 +122,10 @@ export function serviceFilters(params: ServiceFilters) {
     modifiedAfterFilter(params.modifiedAfter),
     ageFilters(params.minimumAge, params.maximumAge),
     params.schedule ? scheduleFilter(params.schedule) : undefined,
+    ageFilter(params.age),
+    languageFilter(params.language),
+    freeFilter(params.free),
+    accessibilityFilter(params.accessibility),
     openAtFilter(params.open),
   );
 }

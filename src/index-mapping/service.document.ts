@@ -11,6 +11,7 @@ import type {
 } from '../hsds/index.ts';
 import { type OpeningRule, toOpeningRules } from '../schedules/opening-rules.ts';
 import type { GeoPoint, ServiceDocument } from './documents.ts';
+import { toEligibilityFields } from './eligibility.document.ts';
 import { nestedIdsOf } from './nested-ids.ts';
 import { toSearchText } from './search-text.ts';
 import { listItemText } from './sources.query.ts';
@@ -106,6 +107,9 @@ export function toTermRefs(...attributeLists: (readonly AttributeFull[] | undefi
 const omitUndefined = <T extends Record<string, unknown>>(object: T): T =>
   Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined)) as T;
 
+const locationsOf = (service: ServiceFull): (ServiceAtLocationNested['location'] | undefined)[] =>
+  (service.service_at_locations ?? []).map((sal) => sal.location);
+
 /** The search fields services and service_at_locations share, taken from the service. */
 export function toServiceSearchFields(
   service: ServiceFull,
@@ -113,6 +117,8 @@ export function toServiceSearchFields(
     extraAttributes?: readonly AttributeFull[];
     schedules?: ServiceDocument['schedules'];
     opening?: OpeningRule[];
+    /** Where it is offered (languages, accessibility): by default every location of the service. */
+    locations?: readonly (LocationFull | undefined)[];
   } = {},
 ): ServiceSearchFields {
   const terms = toTermRefs(service.attributes, options.extraAttributes);
@@ -132,13 +138,11 @@ export function toServiceSearchFields(
     last_modified: service.last_modified,
     minimum_age: service.minimum_age,
     maximum_age: service.maximum_age,
+    ...toEligibilityFields(service, options.locations ?? locationsOf(service)),
     schedules: options.schedules ?? toScheduleSlots(service.schedules),
     opening: options.opening ?? toOpeningRules(ownSchedulesOf(service)),
   });
 }
-
-const locationsOf = (service: ServiceFull): (ServiceAtLocationNested['location'] | undefined)[] =>
-  (service.service_at_locations ?? []).map((sal) => sal.location);
 
 /**
  * `schedules`: the service's own, plus those of each service-at-location (a service open on

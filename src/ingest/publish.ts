@@ -90,7 +90,7 @@ export type PublishReport = {
   ms: number;
 };
 
-/** The served indices predate `nested_ids`, `list_item`, `coverage_edge` or `opening` (or nothing is served): only a full reindex can publish. */
+/** The served indices predate `nested_ids`, `list_item`, `coverage_edge`, `opening` or the eligibility fields (or nothing is served): only a full reindex can publish. */
 export class PublishNeedsReindexError extends Error {
   override readonly name = 'PublishNeedsReindexError';
 }
@@ -104,7 +104,7 @@ const chunks = <T>(list: readonly T[], size: number): T[][] => {
 };
 let lastPruned = 0;
 
-/** The physical indices the aliases serve; throws when something is not served or predates `nested_ids`, `list_item`, `coverage_edge` or `opening`. */
+/** The physical indices the aliases serve; throws when something is not served or predates `nested_ids`, `list_item`, `coverage_edge`, `opening` or the eligibility fields. */
 async function liveTargets(engine: Engine): Promise<Record<ReadIndex, string>> {
   const { current } = await readAliasTargets(engine);
   const missing = READ_INDICES.filter((kind) => !current[kind]);
@@ -116,9 +116,14 @@ async function liveTargets(engine: Engine): Promise<Record<ReadIndex, string>> {
   const propertiesOf = (index: string): object =>
     (body as Record<string, { mappings?: { properties?: object } }>)[index]?.mappings?.properties ?? {};
   // Documents written now carry these, which a strict mapping without them refuses.
+  const sinceOpening = [F.opening, F.languages, F.languageCodes, F.free, F.accessibility];
   const lacking = [
-    ...[F.nestedIds, F.listItem, F.opening].filter((field) => !(field in propertiesOf(targets.services))),
-    ...[F.coverageEdge, F.opening].filter((field) => !(field in propertiesOf(targets.service_at_locations))),
+    ...[F.nestedIds, F.listItem, ...sinceOpening].filter(
+      (field) => !(field in propertiesOf(targets.services)),
+    ),
+    ...[F.coverageEdge, ...sinceOpening].filter(
+      (field) => !(field in propertiesOf(targets.service_at_locations)),
+    ),
   ];
   if (lacking.length > 0) {
     throw new PublishNeedsReindexError(
