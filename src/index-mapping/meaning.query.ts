@@ -49,6 +49,11 @@ function needQuery(phrases: readonly string[], fields: TextFields, boost: number
           query: phrase,
           fields: [...(fields.vocabulary ?? fields.stemmed)],
           type: 'phrase',
+          // Stemmed, without the search vocabulary: a need's phrases are already the directory's
+          // words, and expanding each through the synonym graph made them most of a search's
+          // engine time (development set: 0.957 -> 0.962 without it; engine time 14-20 ms -> 11 ms
+          // a query on 100,000 services, against 7-11 ms by words alone).
+          analyzer: 'hsds_english',
         },
       })),
       boost,

@@ -42,18 +42,15 @@ export const MAX_SEARCH_PHRASES = 4;
  * one edit from four letters ("dept" finds "debt", "rnet" finds "rent": a swap of two letters is
  * one edit), but in a four-letter word the first letter must be right, so "food" never becomes
  * "good" or "hood" and "debd" still finds "debt". Three letters and fewer match exactly: "fod",
- * "vet" or "gp" have too many neighbours one edit away. From TWO_TYPOS_FROM letters, two edits: a
- * long word is often misspelt twice ("apprentiships") and has few neighbours two edits away
- * (development set: typo_long 0.947 -> 0.949 from 8 letters, as from 7 with a costlier automaton
- * on more words; nothing else moved).
+ * "vet" or "gp" have too many neighbours one edit away. Two edits in long words were tried: with
+ * the domain's typo correction (src/semantic/spelling.ts) they found nothing more on the
+ * development set and cost 15-40% more engine time a search (a two-edit automaton is far larger).
  */
 export function typoTolerance(word: string): { fuzziness: number; prefix_length: number } | undefined {
   const letters = [...word].length;
   if (letters < 3 || letters > MAX_FUZZY_WORD_CHARS) return undefined;
-  return { fuzziness: letters >= TWO_TYPOS_FROM ? 2 : 1, prefix_length: letters <= 4 ? 1 : 0 };
+  return { fuzziness: 1, prefix_length: letters <= 4 ? 1 : 0 };
 }
-
-export const TWO_TYPOS_FROM = 8;
 
 /** Longer words match exactly only (see above); "internationalisation" has 20 letters. */
 export const MAX_FUZZY_WORD_CHARS = 24;
