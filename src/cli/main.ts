@@ -11,6 +11,8 @@ commands:
                                          and publish what changed (--help for --source, --since...)
   validate <file|dir|url> [--strict]     what an import would keep, repair and reject, writing nothing;
                                          for a URL, the API's conformance too (exit 1 when not valid)
+  export --format F --out DIR            write the served directory as an HSDS 3.1 tabular data package
+                                         (datapackage), nested JSON (json) or NDJSON (ndjson)
   delete <type> <id>...                  delete records (with what hangs off them) and publish that
   publish                                finish publishing what an interrupted import or delete stored
   check-ids [--fix]                      list stored records whose ids are not in lower case (a store
@@ -45,6 +47,7 @@ async function main(): Promise<number> {
       const commands: Record<string, () => Promise<{ run: (args: string[]) => Promise<number> }>> = {
         import: () => import('./import.command.ts'),
         validate: () => import('./validate.command.ts'),
+        export: () => import('./export.command.ts'),
         delete: () => import('./delete.command.ts'),
         publish: () => import('./publish.command.ts'),
         'check-ids': () => import('./check-ids.command.ts'),
