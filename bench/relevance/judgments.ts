@@ -334,4 +334,18 @@ export const JUDGMENTS: readonly Judgment[] = [
   q('horse riding', 'none'),
   q('golf', 'none'),
   q('ski hire', 'none'),
+  // Added with search by meaning (issue 33), to calibrate how close a meaning must be: everyday
+  // requests a directory of human services does not answer, some near a need in wording.
+  q('guitar lessons for beginners', 'none'),
+  q('stock market news', 'none'),
+  q('hair salon', 'none'),
+  q('karaoke bar', 'none'),
+  q('holiday cottage to rent', 'none'),
+  q('wine tasting evening', 'none'),
+  q('buy a new sofa', 'none'),
+  q('best laptop deals', 'none'),
+  q('concert tickets', 'none'),
+  q('learn to sail', 'none'),
+  q('luxury spa weekend', 'none'),
+  q('antique clock repair', 'none'),
 ];
