@@ -13,7 +13,8 @@ commands:
                                          for a URL, the API's conformance too (exit 1 when not valid)
   export --format F --out DIR            write the served directory as an HSDS 3.1 tabular data package
                                          (datapackage), nested JSON (json) or NDJSON (ndjson)
-  delete <type> <id>...                  delete records (with what hangs off them) and publish that
+  delete <type> <id>... | --source NAME  delete records (with what hangs off them), or a source whole,
+                                         and publish that
   publish                                finish publishing what an interrupted import or delete stored
   check-ids [--fix]                      list stored records whose ids are not in lower case (a store
                                          written by an earlier version); --fix stores them in lower case

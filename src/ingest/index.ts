@@ -4,6 +4,7 @@
  * enforces it for src/cli).
  */
 
+export { type DeleteSourceResult, deleteSource } from './delete-source.ts';
 export { EXPORT_FORMATS, type ExportFormat, exportDirectory } from './export/export-directory.ts';
 export { checkIdCase, fixIdCase, formatIdCaseReport } from './id-case.ts';
 export { isUrl } from './import.ts';
