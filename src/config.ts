@@ -131,6 +131,22 @@ export const configSchema = z.object({
   PUBLISHER_NAME: optionalString,
   PUBLISHER_IDENTIFIER: optionalString.describe('org-id.guide identifier, e.g. GB-COH-123456'),
   PUBLISHER_WEBSITE: optionalUrl,
+  PUBLISHER_ADDITIONAL_WEBSITES: z
+    .string()
+    .default('')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.url({ error: 'each entry must be a URL' })))
+    .describe(
+      "HSDS 3.2: the publisher's other websites, comma-separated URLs, served in GET / publisher.additional_websites.",
+    ),
+  DATA_GUIDE_URL: optionalUrl.describe(
+    "HSDS 3.2: a URL of the guide to this feed's data (what it covers, how it is kept), served in GET / as data_guide.",
+  ),
   PUBLISHER_EMAIL: z.preprocess((v) => (v === '' ? undefined : v), z.email().optional()),
   ADMIN_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(16).optional()),
   API_TOKENS: z

@@ -16,6 +16,10 @@ export function apiInfo(config: Config, baseUrl: string) {
     ...(config.PUBLISHER_IDENTIFIER ? { identifier: config.PUBLISHER_IDENTIFIER } : {}),
     ...(config.PUBLISHER_EMAIL ? { email: config.PUBLISHER_EMAIL } : {}),
     ...(config.PUBLISHER_WEBSITE ? { website: config.PUBLISHER_WEBSITE } : {}),
+    // Configurations built by hand (tests) may predate the variable.
+    ...(config.PUBLISHER_ADDITIONAL_WEBSITES?.length
+      ? { additional_websites: config.PUBLISHER_ADDITIONAL_WEBSITES.map((url) => ({ url })) }
+      : {}),
   };
   return {
     version: profile.version,
@@ -23,5 +27,6 @@ export function apiInfo(config: Config, baseUrl: string) {
     openapi_url: `${baseUrl}${OPENAPI_PATH}`,
     description: config.API_DESCRIPTION,
     ...(Object.keys(publisher).length > 0 ? { publisher } : {}),
+    ...(config.DATA_GUIDE_URL ? { data_guide: config.DATA_GUIDE_URL } : {}),
   };
 }

@@ -170,10 +170,11 @@ export const scheduleSchema = z
       })
       .optional(),
     group: z
-      .unknown()
+      .string()
       .openapi({
         description:
-          'HSDS 3.3 (optional): a label grouping schedules that belong together (for example a regular and a holiday timetable). Accepted and passed through unvalidated: this server implements 3.1.',
+          'HSDS 3.3 (optional): a label grouping schedules that belong together (for example `Term time` and `School holidays`). Imported, stored, written and served like any schedule field; a 3.1 client may ignore it.',
+        example: 'Term time',
       })
       .optional(),
   })

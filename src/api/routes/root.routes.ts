@@ -28,8 +28,19 @@ const apiInfoSchema = z
           .url()
           .optional()
           .openapi({ description: 'A URL that can be used to submit feedback about data in this feed.' }),
+        additional_websites: z
+          .array(z.object({ url: z.url().openapi({ description: 'The URL of the website.' }) }))
+          .optional()
+          .openapi({
+            description:
+              "HSDS 3.2 (optional): the publisher's other websites (PUBLISHER_ADDITIONAL_WEBSITES), each as an object with its `url`.",
+          }),
       })
       .optional(),
+    data_guide: z.url().optional().openapi({
+      description:
+        "HSDS 3.2 (optional): a URL of a guide to this feed's data: what it covers and how it is kept (DATA_GUIDE_URL).",
+    }),
   })
   .openapi('ApiInfo');
 
