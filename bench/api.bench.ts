@@ -12,7 +12,8 @@
  *   Percentiles come from every response's own time (autocannon's are whole milliseconds).
  *
  * Scenarios: /services?search=..., /services/{id}, /services?taxonomy_id=...&page=k, and a full
- * format=ndjson dump; each beside its direct engine equivalent. Results are printed and written to
+ * format=ndjson dump; each beside its direct engine equivalent; and a postcode + proximity search
+ * with and without open_now (BENCH_ONLY=open: that alone). Results are printed and written to
  * bench/results/ (git-ignored).
  *
  * `npm run bench:api -- --writes`: the write API instead (bench/lib/writes.bench.ts): sustained
@@ -30,6 +31,7 @@ import { pageWindow, partitionStream, streamOrder } from '../src/index-mapping/s
 import { buildServiceSearch } from '../src/index-mapping/service-search.query.ts';
 import { writeReadIndices } from '../src/ingest/read-indices.writer.ts';
 import { generateDataset } from '../src/synthetic/generate.ts';
+import { benchOpenNow } from './lib/open-now.bench.ts';
 import { quantile } from './lib/quantile.ts';
 import { benchSearchExtensions, type EngineTook } from './lib/search-extensions.bench.ts';
 import { benchWrites } from './lib/writes.bench.ts';
@@ -48,6 +50,8 @@ const ONLY_SEARCH = process.env.BENCH_ONLY === 'search';
 // against a baseline API in turns: the same code with SEARCH_MEANING=off, or, with
 // BENCH_BASELINE_DIR, the API of another checkout (an earlier commit) on the same indices.
 const ONLY_MEANING = process.env.BENCH_ONLY === 'meaning';
+// BENCH_ONLY=open: a postcode + proximity search with and without open_now (bench/lib/open-now.bench.ts).
+const ONLY_OPEN = process.env.BENCH_ONLY === 'open';
 const BASELINE_DIR = process.env.BENCH_BASELINE_DIR;
 const ENGINE_PORT = Number(process.env.ENGINE_PORT ?? 9200);
 // The API runs as operators run it, `npx hsds serve` (bin/hsds.js: Node 24 with
@@ -368,6 +372,7 @@ function writeResults(results: {
   dumps?: unknown[];
   engineTook?: EngineTook;
   verdicts: Record<string, number>;
+  openNow?: unknown;
 }) {
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
   const file = new URL(
@@ -376,7 +381,7 @@ function writeResults(results: {
   );
   writeFileSync(
     file,
-    `${JSON.stringify({ services: SERVICES, seconds: SECONDS, connections: CONNECTIONS, apiCommand: API_COMMAND.join(' '), loadAverage: loadavg(), only: ONLY_SEARCH ? 'search' : undefined, ...results }, null, 2)}\n`,
+    `${JSON.stringify({ services: SERVICES, seconds: SECONDS, connections: CONNECTIONS, apiCommand: API_COMMAND.join(' '), loadAverage: loadavg(), only: ONLY_SEARCH ? 'search' : ONLY_OPEN ? 'open' : undefined, ...results }, null, 2)}\n`,
   );
   log(`results written to ${file.pathname}`);
 }
@@ -401,6 +406,25 @@ async function main() {
       `API at ${apiUrl} (pid ${api.pid}, ${API_COMMAND.join(' ')}), ${SECONDS} s per scenario, ${CONNECTIONS} connections`,
     );
 
+    const openNowOptions = {
+      engine,
+      engineUrl: engineHandle.url,
+      apiUrl,
+      run,
+      seconds: SECONDS,
+      rounds: ROUNDS,
+      log,
+    };
+    if (ONLY_OPEN) {
+      const openNow = await benchOpenNow(openNowOptions);
+      rss.stop();
+      writeResults({
+        rows: [],
+        verdicts: { 'open_now p50 / without, API (target <= 1.5)': openNow.apiRatio },
+        openNow,
+      });
+      return;
+    }
     const nextSearch = rotate(samples.searches);
     const nextId = rotate(samples.ids);
     const pages = samples.taxonomyIds.flatMap((t) =>
@@ -520,6 +544,7 @@ async function main() {
       });
       return;
     }
+    const openNow = await benchOpenNow(openNowOptions);
     rss.takeWindowPeak();
     const apiDump = await dump(`${apiUrl}/services?format=ndjson`);
     const apiDumpRss = rss.takeWindowPeak();
@@ -569,11 +594,12 @@ async function main() {
       '/services/{id} >= 1,500 rps': byId.rps,
       'ndjson dump >= 10,000 services/s': dumps[0]!.perSecond,
       'API peak RSS < 300 MB (MB)': Math.round(rss.peak()),
+      'open_now p50 / without, API (target <= 1.5)': openNow.apiRatio,
     };
     console.table(rows);
     console.table(dumps.map((d) => ({ ...d, seconds: Math.round(d.seconds * 100) / 100 })));
     console.table(verdicts);
-    writeResults({ rows, dumps, engineTook: extensions.engineTook, verdicts });
+    writeResults({ rows, dumps, engineTook: extensions.engineTook, verdicts, openNow });
   } finally {
     api?.kill('SIGTERM');
     await engine.close();
