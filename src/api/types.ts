@@ -27,6 +27,8 @@ export type AppDeps = {
   writes?: RecordWrites;
   /** POST /validate's validation (src/ingest/validate); without it the route answers 503. */
   validation?: FeedValidation;
+  /** Each source's quality (src/ingest/source-quality.ts), for GET /admin/sources. */
+  sources?: () => Promise<SourceQualityAnswer[]>;
   /** Dump slots; by default built from the configuration's DUMP_* limits. */
   dumps?: Dumps;
   /** Counts searches for the search report (src/search-report); without it nothing is recorded. */
@@ -35,6 +37,24 @@ export type AppDeps = {
   largePages?: LargePages;
   /** Search by meaning (src/semantic); without it a search is by its words alone. */
   understanding?: Understanding;
+};
+
+/** What GET /admin/sources answers of each source (routes/sources.routes.ts documents it). */
+export type SourceQualityAnswer = {
+  source: string;
+  last_import?: {
+    state: string;
+    started_at: string;
+    finished_at?: string;
+    error?: string;
+    counts?: { items: number; records: number; repaired: number; rejected: number };
+  };
+  records: Record<string, number>;
+  services: number;
+  services_with: Record<'phone' | 'email' | 'schedule' | 'located_address' | 'service_area', number>;
+  shares: Record<'phone' | 'email' | 'schedule' | 'located_address' | 'service_area', number>;
+  last_modified: Record<'within_30_days' | 'within_365_days' | 'older' | 'none', number>;
+  assured_date: Record<'within_30_days' | 'within_365_days' | 'older' | 'none', number>;
 };
 
 export type DumpLimits = { maxConcurrent: number; maxPerClient: number; stallTimeoutMs: number };

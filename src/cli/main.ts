@@ -16,6 +16,7 @@ commands:
   delete <type> <id>... | --source NAME  delete records (with what hangs off them), or a source whole,
                                          and publish that
   publish                                finish publishing what an interrupted import or delete stored
+  sources [--json]                       each source's last import, records, freshness and completeness
   check-ids [--fix]                      list stored records whose ids are not in lower case (a store
                                          written by an earlier version); --fix stores them in lower case
   reindex [--rollback]                   rebuild the read indices from hsds-records, swap aliases atomically
@@ -52,6 +53,7 @@ async function main(): Promise<number> {
         delete: () => import('./delete.command.ts'),
         publish: () => import('./publish.command.ts'),
         'check-ids': () => import('./check-ids.command.ts'),
+        sources: () => import('./sources.command.ts'),
         reindex: () => import('./reindex.command.ts'),
         generate: () => import('./generate.command.ts'),
         postcodes: () => import('./postcodes.command.ts'),

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { stopEngine } from '../../engine/local-engine.ts';
 import { createApp, createGeocoder, parseTokens } from '../api/index.ts';
 import { createEngine } from '../engine/index.ts';
-import { createFeedValidation, createRecordWrites } from '../ingest/index.ts';
+import { createFeedValidation, createRecordWrites, sourceQuality } from '../ingest/index.ts';
 import { createSearchRecorder } from '../search-report/search-recorder.ts';
 import { openUnderstanding } from '../semantic/index.ts';
 import { createReindexJobs } from './reindex-jobs.ts';
@@ -79,6 +79,7 @@ export async function serveCommand(options: ServeOptions) {
     // Writes take the runtime's handle too: an import and a publish, not a read.
     writes: createRecordWrites(runtime.engine),
     validation: createFeedValidation({ remote: runtime.config.VALIDATE_REMOTE }),
+    sources: () => sourceQuality(runtime.engine),
     ...(understanding ? { understanding } : {}),
   });
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {

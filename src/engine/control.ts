@@ -308,12 +308,24 @@ export type ImportRun = {
   host: string;
   pid: number;
   error?: string;
+  /** What a finished run counted (its report's summary): what `hsds sources` shows of it. */
+  counts?: ImportRunCounts;
+};
+
+export type ImportRunCounts = {
+  items: number;
+  records: number;
+  repaired: number;
+  rejected: number;
+  duplicates: number;
+  dangling_references: number;
+  removed?: number;
 };
 
 const importId = (source: string) => `import:${createHash('sha1').update(source).digest('hex')}`;
 
 export type ImportRunHandle = {
-  finish(state: 'complete' | 'failed', error?: string): Promise<void>;
+  finish(state: 'complete' | 'failed', error?: string, counts?: ImportRunCounts): Promise<void>;
 };
 
 /**
@@ -354,13 +366,14 @@ export async function startImportRun(
   }, options.heartbeatMs ?? IMPORT_HEARTBEAT_MS);
   timer.unref();
   return {
-    async finish(state, error) {
+    async finish(state, error, counts) {
       clearInterval(timer);
       await writing;
       run.state = state;
       run.finished_at = now().toISOString();
       run.heartbeat_at = run.finished_at;
       if (error) run.error = error;
+      if (counts) run.counts = counts;
       await write();
     },
   };

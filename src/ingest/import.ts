@@ -99,6 +99,17 @@ export type ImportResult = {
   reportFile?: string;
 };
 
+/** What the control index keeps of a finished run's summary (`hsds sources` shows it). */
+const runCounts = (s: ImportSummary) => ({
+  items: s.items,
+  records: s.records,
+  repaired: s.repaired,
+  rejected: s.rejected,
+  duplicates: s.duplicates,
+  dangling_references: s.dangling_references,
+  ...(s.removed !== undefined ? { removed: s.removed } : {}),
+});
+
 export const isUrl = (location: string) => /^https?:\/\//i.test(location);
 
 /** Which kind of source a location is: a URL, a tabular data package, or HSDS JSON. */
@@ -407,7 +418,7 @@ async function runImport(
     for (const id of missingOrganizations) changes.add(recordKey('organization', id));
     await changes.log();
     await flushRecords(engine);
-    await importRun.finish('complete');
+    await importRun.finish('complete', undefined, runCounts(log.summary));
     log.summary.finished_at = new Date().toISOString();
     if (reportFile) await log.writeReportFile(reportFile);
     options.onProgress?.({ ...progress, phase: 'done' });

@@ -15,6 +15,7 @@ export { createProgressBar } from './progress.ts';
 export { publishChanges } from './publish.ts';
 export { IncompleteImportError, type ReindexOptions, type ReindexReport, reindex } from './reindex.ts';
 export { formatPublishSummary, formatReindexSummary } from './reindex-summary.ts';
+export { formatSourceQuality, type SourceQuality, sourceQuality } from './source-quality.ts';
 export { createFeedValidation } from './validate/feed-validation.ts';
 export { RemoteRefused } from './validate/remote-guard.ts';
 export { ZipError } from './validate/unzip.ts';

@@ -9,6 +9,7 @@ import { createApp } from '../../src/api/app.ts';
 import { createGeocoder } from '../../src/api/geocoding.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { createEngine, type Engine } from '../../src/engine/index.ts';
+import { sourceQuality } from '../../src/ingest/source-quality.ts';
 import { createFeedValidation } from '../../src/ingest/validate/feed-validation.ts';
 import { createRecordWrites } from '../../src/ingest/write.ts';
 
@@ -63,5 +64,6 @@ export function createTestApp(engine: Engine, overrides: Record<string, string> 
     logger: testLogger,
     writes: createRecordWrites(engine),
     validation: createFeedValidation({ remote: config.VALIDATE_REMOTE }),
+    sources: () => sourceQuality(engine),
   });
 }

@@ -10,6 +10,7 @@ import type { ReindexJob, ReindexJobs } from '../jobs.ts';
 import { ApiProblem, errorResponses, PROBLEM_CONTENT_TYPE, problemSchema } from '../problem.ts';
 import type { App, AppDeps } from '../types.ts';
 import { registerSearchReportRoute } from './search-report.routes.ts';
+import { registerSourcesRoute } from './sources.routes.ts';
 
 const jobSchema = z
   .object({
@@ -144,4 +145,5 @@ export function registerAdminRoutes(app: App, tokens: readonly ApiToken[]) {
   });
 
   registerSearchReportRoute(app);
+  registerSourcesRoute(app);
 }
