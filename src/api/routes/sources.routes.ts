@@ -16,11 +16,9 @@ const shares = z.object({
   located_address: z.number(),
   service_area: z.number(),
 });
-const ages = z
-  .object({ within_30_days: count, within_365_days: count, older: count, none: count })
-  .openapi({
-    description: 'Services by the age of the date: within 30 days, within a year, older, not said.',
-  });
+const ages = z.object({ within_30_days: count, within_365_days: count, older: count, none: count }).openapi({
+  description: 'Services by the age of the date: within 30 days, within a year, older, not said.',
+});
 
 export const sourceQualitySchema = z
   .looseObject({
