@@ -20,7 +20,17 @@ import { createMap } from './map.js';
 import { html, nothing, render } from './vendor/lit-html.js';
 
 export const PER_PAGE = 10;
-const FIELDS = ['search', 'postcode', 'proximity', 'taxonomy_term_id'];
+const FIELDS = [
+  'search',
+  'postcode',
+  'proximity',
+  'taxonomy_term_id',
+  'open_now',
+  'open_at',
+  'age',
+  'language',
+  'free',
+];
 const DISTANCES = [
   ['', 'Any distance'],
   ['1000', 'Within 1 km'],
@@ -89,7 +99,9 @@ function onSubmit(event) {
     if (!field.name) continue;
     // A distance needs a postcode to measure from; without one it is not sent.
     const pointless = field.name === 'proximity' && postcode.value.trim() === '';
-    if (field.value.trim() === '' || pointless) field.disabled = true;
+    // "Open now" and a time are one question: now wins, as the API takes one of them.
+    const superseded = field.name === 'open_at' && form.elements.namedItem('open_now').checked;
+    if (field.value.trim() === '' || pointless || superseded) field.disabled = true;
   }
 }
 
@@ -133,6 +145,31 @@ function searchForm(search, groups) {
           )}
         </select>
       </div>
+      <fieldset class="field field-when">
+        <legend>When and who</legend>
+        <div class="checks">
+          <label><input type="checkbox" id="open_now" name="open_now" value="true"
+            ?checked=${search.open_now === 'true'} /> Open now</label>
+          <label><input type="checkbox" id="free" name="free" value="true"
+            ?checked=${search.free === 'true'} /> Free only</label>
+        </div>
+        <div class="inline-fields">
+          <div>
+            <label for="open_at">Open at</label>
+            <input id="open_at" name="open_at" type="datetime-local" .value=${search.open_at} />
+          </div>
+          <div>
+            <label for="age">Age</label>
+            <input id="age" name="age" type="number" min="0" max="200" inputmode="numeric" size="4"
+              .value=${search.age} />
+          </div>
+          <div>
+            <label for="language">Language</label>
+            <input id="language" name="language" type="text" size="10" .value=${search.language}
+              placeholder="for example: Polish" autocomplete="off" />
+          </div>
+        </div>
+      </fieldset>
       <div class="field field-submit"><button type="submit">Search</button></div>
     </form>
   `;
@@ -143,15 +180,24 @@ function statusText(state) {
   if (error) return '';
   if (!results) return hasCriteria(search) ? 'Searching…' : 'Loading services…';
   const total = results.total_items;
+  const when =
+    search.open_now === 'true'
+      ? ' open now'
+      : search.open_at
+        ? ` open at ${search.open_at.replace('T', ' ')}`
+        : '';
   const noun = total === 1 ? 'service' : 'services';
   const where = search.postcode
     ? ` ${search.proximity ? `within ${formatDistance(Number(search.proximity))} of` : 'for'} ${search.postcode.toUpperCase()}`
     : '';
-  if (total === 0) return `No services found${where}. Try a wider distance or fewer words.`;
+  if (total === 0) return `No services found${when}${where}. Try a wider distance or fewer words.`;
   const order = search.postcode ? ', nearest first' : '';
   const range = `${(results.page_number - 1) * search.perPage + 1}–${(results.page_number - 1) * search.perPage + results.size}`;
-  return `${total} ${noun}${where}${order}. Showing ${range}.`;
+  return `${total} ${noun}${when}${where}${order}. Showing ${range}.`;
 }
+
+/** The full details' address as printed: readable on paper, typed in by whoever gets the list. */
+const shortLink = (id) => `${location.origin}${location.pathname}?service=${id}`;
 
 function resultItem(item, number, state) {
   const service = item.service ?? {};
@@ -177,6 +223,7 @@ function resultItem(item, number, state) {
           <div><dt>Where</dt><dd>${address || location.name || (location.location_type === 'virtual' ? 'Online or by phone' : 'Not given')}</dd></div>
           ${phone ? html`<div><dt>Phone</dt><dd><a href=${telHref(phone.number)}>${phone.number}</a></dd></div>` : nothing}
           ${opening ? html`<div><dt>Open</dt><dd>${opening}</dd></div>` : nothing}
+          <div class="print-only"><dt>Details</dt><dd>${shortLink(service.id)}</dd></div>
         </dl>
         <div class="result-actions">
           <button type="button" class="secondary" aria-pressed=${selected ? 'true' : 'false'}
@@ -212,7 +259,10 @@ function view(state) {
     ${searchForm(state.search, state.groups)}
     <div class="results-layout">
       <section class="results" aria-labelledby="results-heading">
-        <h2 id="results-heading">Results</h2>
+        <div class="results-head">
+          <h2 id="results-heading">Results</h2>
+          ${results?.contents?.length ? html`<button type="button" class="secondary print-button" @click=${() => window.print()}>Print this list</button>` : nothing}
+        </div>
         <p class="status" role="status" aria-live="polite">${statusText(state)}</p>
         ${error ? html`<div class="error" role="alert"><h3>We could not search</h3><p class="error-detail">${error}</p></div>` : nothing}
         ${items.length > 0 ? html`<ol class="result-list" start=${first}>${items.map((item, i) => resultItem(item, first + i, state))}</ol>` : nothing}

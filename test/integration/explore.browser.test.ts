@@ -2,7 +2,8 @@
  * The /explore page in a real Chromium (playwright-core, the system's browser), against the real
  * API on a socket and the real engine: postcode search nearest first, a taxonomy filter, a
  * selected result's service area on the map, the record page's week of opening times, an unknown
- * postcode's message, the page under a proxy path, a phone's width, and axe-core's check.
+ * postcode's message, the page under a proxy path, a phone's width, axe-core's check, the
+ * opening-time, age, language and free controls, and the print view.
  *
  * The fixture is a handful of services around AB10 1AB whose order can be worked out on paper.
  * Base map tiles are configured at an address the browser is never allowed to reach, as on a
@@ -448,6 +449,47 @@ describe.skipIf(!chromium)('/explore in Chromium', () => {
     expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await page.screenshot({ path: `${shots}phone.png`, fullPage: true });
     await expectAccessible(page);
+  });
+
+  it('asks what is open at a time, for an age, in a language, free, and prints the list', async () => {
+    const { page } = await openPage();
+    await searchResults(page, '?postcode=AB10+1AB&proximity=10000');
+    // Saturday 7 March 2026, 10:00: only the food bank opens on Saturdays (09:30 to 12:00).
+    await page.fill('#open_at', '2026-03-07T10:00');
+    await page.fill('#age', '20');
+    await page.fill('#language', 'Polish');
+    await page.check('#free');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL(/open_at=/);
+    await page.locator('.status', { hasText: 'service' }).waitFor();
+    expect(await resultNames(page)).toEqual(['Union Street Food Bank']);
+    expect(new URL(page.url()).searchParams.get('age')).toBe('20');
+    expect(await page.locator('.status').textContent()).toContain('open at 2026-03-07 10:00');
+    // The controls keep the search on the new page.
+    expect(await page.locator('#free').isChecked()).toBe(true);
+    expect(await page.locator('#language').inputValue()).toBe('Polish');
+
+    // "Open now" replaces the time: one question, as the API takes one.
+    await page.fill('#language', '');
+    await page.fill('#age', '');
+    await page.uncheck('#free');
+    await page.check('#open_now');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL(/open_now=true/);
+    expect(new URL(page.url()).searchParams.has('open_at')).toBe(false);
+    await page.locator('.status', { hasText: 'open now' }).waitFor();
+
+    // The print view: the list alone, each with a link to its details written out.
+    await searchResults(page, '?postcode=AB10+1AB&proximity=10000');
+    await expect.poll(() => page.getByRole('button', { name: 'Print this list' }).count()).toBe(1);
+    await page.emulateMedia({ media: 'print' });
+    expect(await page.locator('.search-form').isVisible()).toBe(false);
+    expect(await page.locator('#map').isVisible()).toBe(false);
+    const link = page.locator('.result .print-only dd').first();
+    expect(await link.isVisible()).toBe(true);
+    expect(await link.textContent()).toMatch(/\/explore\?service=/);
+    await page.screenshot({ path: `${shots}print.png`, fullPage: true });
+    await page.emulateMedia({ media: 'screen' });
   });
 
   it('pages through results with links that keep the search', async () => {
