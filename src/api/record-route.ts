@@ -4,6 +4,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { AUDIT_MAX_PER_PAGE, decodeAuditCursor, readAudit } from '../engine/audit.ts';
 import { EngineNotFoundError } from '../engine/index.ts';
+import { findDocuments } from '../engine/records.ts';
 import { caseVariants } from '../index-mapping/ids.ts';
 import { recordAnswer } from './http-cache.ts';
 import { asJsonAnswer, type JsonAnswer } from './json-answer.ts';
@@ -66,7 +67,17 @@ const auditAfterParam = z
       'With `audit`: where the page starts, as the `Link: rel="next"` header of the page before gave it (an opaque cursor: a page keeps its place while new writes are recorded).',
   });
 
+const provenanceParam = z
+  .enum(['true', 'false'])
+  .optional()
+  .openapi({
+    param: { name: 'provenance', in: 'query' },
+    description:
+      "An extension: `true` adds `x-sources` to the record: the names of the sources whose stored copy provides it (an import's `--source` name, else its file path or URL; `api:<token name>` for the write API), in name order. Nested records are not annotated.",
+  });
+
 type AuditRequest = {
+  provenance?: 'true' | 'false' | undefined;
   audit?: 'none' | 'last' | 'all' | undefined;
   audit_per_page?: number | undefined;
   audit_after?: string | undefined;
@@ -118,6 +129,7 @@ export function recordRoute<Schema extends z.ZodType, Query extends z.ZodObject>
         audit: auditParam,
         audit_per_page: auditPerPageParam,
         audit_after: auditAfterParam,
+        provenance: provenanceParam,
       }),
     },
     responses: {
@@ -151,8 +163,18 @@ export async function recordResponse<Schema extends z.ZodType>(
     const type = recordTypes[c.req.path.split('/')[1] ?? ''] ?? 'record';
     text = await withAudit(c, text, type, request.id, request);
   }
+  if (request.provenance === 'true') text = await withSources(c, text);
   // The record as the engine holds it, as JSON text not parsed again, with its validators.
   return asJsonAnswer(schema, await recordAnswer(c, text));
+}
+
+/** The record with `x-sources`: the sources of the store documents that hold it. */
+async function withSources(c: AppContext, text: string): Promise<string> {
+  const record = JSON.parse(text) as Record<string, unknown>;
+  const type = recordTypes[c.req.path.split('/')[1] ?? ''];
+  if (!type || typeof record.id !== 'string') return text;
+  const docs = await findDocuments(c.get('deps').engine, 'keys', [`${type}:${record.id}`], undefined);
+  return JSON.stringify({ ...record, 'x-sources': [...new Set(docs.map((d) => d.source))].sort() });
 }
 
 /** The record of an id as given or, on a miss only, in another case (see caseVariants). */

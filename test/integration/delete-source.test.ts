@@ -40,6 +40,16 @@ afterAll(async () => {
 
 const status = async (path: string) => (await getJson(app, path)).status;
 
+describe('provenance (?provenance=true)', () => {
+  it('names the sources whose copy provides a record, only when asked', async () => {
+    const org = await getJson(app, `/organizations/${id(1)}?provenance=true`);
+    expect(org.body['x-sources']).toEqual(['council-a', 'council-b']);
+    const service = await getJson(app, `/services/${id(30)}?provenance=true`);
+    expect(service.body['x-sources']).toEqual(['council-b']);
+    expect((await getJson(app, `/services/${id(30)}`)).body).not.toHaveProperty('x-sources');
+  });
+});
+
 describe('deleting a source whole', () => {
   it('says in a dry run what would go and what stays, and changes nothing', async () => {
     const result = await deleteSource(engine, 'council-a', { dryRun: true });
