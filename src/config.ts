@@ -149,6 +149,11 @@ export const configSchema = z.object({
   ),
   PUBLISHER_EMAIL: z.preprocess((v) => (v === '' ? undefined : v), z.email().optional()),
   ADMIN_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(16).optional()),
+  MCP_TOKEN: z
+    .preprocess((v) => (v === '' ? undefined : v), z.string().min(16).optional())
+    .describe(
+      'A bearer token (16+ characters) that POST /mcp then requires; unset, /mcp is open like the reads.',
+    ),
   API_TOKENS: z
     .string()
     .default('')

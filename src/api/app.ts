@@ -19,6 +19,7 @@ import { ApiProblem, type ParameterError, problemAnswer } from './problem.ts';
 import { boundedBody } from './request-body.ts';
 import { routeContext } from './route-context.ts';
 import { registerAdminRoutes } from './routes/admin.routes.ts';
+import { registerMcpRoute } from './routes/mcp.routes.ts';
 import { registerOrganizationRoutes } from './routes/organizations.routes.ts';
 import { registerRootRoutes } from './routes/root.routes.ts';
 import { registerServiceAtLocationRoutes } from './routes/service-at-locations.routes.ts';
@@ -149,6 +150,8 @@ export function createApp(deps: AppDeps): App {
   }
 
   registerRoutes(app, deps.config);
+  // The MCP server's tools call this app back, so it is mounted here, where the app exists.
+  registerMcpRoute(app, deps.config.MCP_TOKEN);
 
   app.notFound((c) => {
     // A path the API serves, asked with another method, is a 405 that says which methods it takes.

@@ -28,6 +28,7 @@ commands:
                                          served indices without a reindex; or just parse it
   search-report [--days N] [--limit N] [--json]   what people searched for: top queries, those that
                                          found nothing, relaxed ones, per day (no personal data)
+  mcp                                    serve the directory's MCP tools to an assistant over stdio
 `;
 
 const [command, ...rest] = process.argv.slice(2);
@@ -60,6 +61,7 @@ async function main(): Promise<number> {
         synonyms: () => import('./synonyms.command.ts'),
         'search-report': () => import('./search-report.command.ts'),
         token: () => import('./token.command.ts'),
+        mcp: () => import('./mcp.command.ts'),
       };
       const load = commands[command];
       if (!load) {

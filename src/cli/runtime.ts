@@ -31,8 +31,11 @@ export function configuredVocabulary(config: Config): string[] {
   }
 }
 
-export function createLogger(config: Config, name = 'hsds'): Logger {
-  return pino({ name, level: config.LOG_LEVEL });
+/** A logger on stdout, or on stderr where stdout is a protocol's (`hsds mcp` over stdio). */
+export function createLogger(config: Config, name = 'hsds', to: 'stdout' | 'stderr' = 'stdout'): Logger {
+  return to === 'stderr'
+    ? pino({ name, level: config.LOG_LEVEL }, pino.destination(2))
+    : pino({ name, level: config.LOG_LEVEL });
 }
 
 export type Runtime = { config: Config; logger: Logger; engine: Engine; startedLocalEngine: boolean };
@@ -40,9 +43,11 @@ export type Runtime = { config: Config; logger: Logger; engine: Engine; startedL
 export async function openRuntime(options: {
   startLocalEngine: boolean;
   loggerName?: string;
+  /** Where the log goes: stdout unless stdout carries something else. */
+  logTo?: 'stdout' | 'stderr';
 }): Promise<Runtime> {
   const config = loadConfigOrExit();
-  const logger = createLogger(config, options.loggerName);
+  const logger = createLogger(config, options.loggerName, options.logTo);
   let url = config.OPENSEARCH_URL;
   let startedLocalEngine = false;
   if (!url) {

@@ -46,6 +46,10 @@ describe('imports run one way: hsds <- geo <- index-mapping <- engine <- {ingest
     ['src/cli/probe.ts', '../ingest/write.ts'],
     ['src/api/probe.ts', '../search-report/search-recorder.ts'],
     ['src/search-report/probe.ts', '../api/types.ts'],
+    ['src/mcp/probe.ts', '../api/app.ts'],
+    ['src/mcp/probe.ts', '../engine/search.ts'],
+    ['src/api/probe.ts', '../mcp/mcp-server.ts'],
+    ['src/cli/probe.ts', '../mcp/http.ts'],
   ])('refuses %s importing %s', (path, from) => {
     expect(lint(path, from)).toHaveLength(1);
   });
@@ -59,6 +63,8 @@ describe('imports run one way: hsds <- geo <- index-mapping <- engine <- {ingest
     ['src/synthetic/probe.ts', '../hsds/index.ts'],
     ['src/search-report/probe.ts', '../engine/search-log.ts'],
     ['src/cli/probe.ts', '../search-report/search-recorder.ts'],
+    ['src/api/routes/probe.ts', '../../mcp/index.ts'],
+    ['src/cli/probe.ts', '../mcp/index.ts'],
   ])('lets %s import %s', (path, from) => {
     expect(lint(path, from)).toEqual([]);
   });
