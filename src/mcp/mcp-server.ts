@@ -25,6 +25,8 @@ export type McpDeps = {
   version?: string;
 };
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** At most this many results a call: an assistant reads them all, and a long page buries the best. */
 const MAX_RESULTS = 50;
 
@@ -190,11 +192,18 @@ export function createMcpServer(deps: McpDeps): McpServer {
       title: 'Get a service',
       description:
         'The full record of one service, by its id (service_id from search_services): its description, eligibility, fees, every location with address, phones and opening times, and its organization. Use it when someone wants the details of a service already found.',
-      inputSchema: { id: z.string().describe('The service id (a UUID).') },
+      inputSchema: {
+        // A UUID in any case, as the route takes it; checked here too, since the id is a path segment.
+        id: z
+          .string()
+          .trim()
+          .regex(UUID, { error: 'must be a service id (a UUID) from search_services' })
+          .describe('The service id (a UUID), the service_id of a search_services result.'),
+      },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ id }) => {
-      const body = await getJson(deps, `/services/${encodeURIComponent(id.trim())}`);
+      const body = await getJson(deps, `/services/${id}`);
       if (isToolError(body)) return body;
       const summary = summariseService(body, deps.baseUrl);
       const description = typeof body.description === 'string' ? body.description.trim() : '';

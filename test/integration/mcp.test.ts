@@ -266,6 +266,11 @@ describe('/mcp over Streamable HTTP', () => {
     expect(missing.isError).toBe(true);
     expect((missing.content as TextContent[])[0]!.text).toMatch(/^Not found/);
 
+    // Not an id: refused before any request is made (the id is a path segment).
+    const notAnId = await client.callTool({ name: 'get_service', arguments: { id: '..' } });
+    expect(notAnId.isError).toBe(true);
+    expect((notAnId.content as TextContent[])[0]!.text).toMatch(/must be a service id/);
+
     const bad = await client.callTool({
       name: 'search_services',
       arguments: { postcode: 'not a postcode!' },
