@@ -113,6 +113,11 @@ export type Flattened = { records: FlatRecord[]; issues: Issue[]; rejected: Reje
 export type FlattenOptions = {
   /** Validate records as published: no leniency, an invalid optional field rejects its record. */
   strict?: boolean;
+  /**
+   * Map ids that are not UUIDs to UUIDs (non-uuid-ids.ts); default true. The write API turns it
+   * off: a writer names the record in the path and is there to be told its id is no UUID.
+   */
+  mapIds?: boolean;
 };
 
 type Fields = Record<string, unknown>;
@@ -332,6 +337,7 @@ function checkGeography(flat: FlatRecord, source: string): void {
 type Walk = {
   source: string;
   strict: boolean;
+  mapIds: boolean;
   /** The day of the item's first `last_modified`: the date of its original-id metadata. */
   date?: string;
   records: FlatRecord[];
@@ -380,9 +386,11 @@ function visit(
     walk.date ??= dayOf(fields.last_modified);
     leniency = applyLeniency(type, fields, true, keys);
     if (renamed) leniency = [...renamed.repairs, ...(leniency ?? [])];
-    const ids = mapNonUuidIds(type, fields, idFieldsOf(type), leniency);
-    leniency = ids.repairs;
-    mapped = ids.own;
+    if (walk.mapIds) {
+      const ids = mapNonUuidIds(type, fields, idFieldsOf(type), leniency);
+      leniency = ids.repairs;
+      mapped = ids.own;
+    }
   }
   const repairs = lowerCaseIds(type, fields, leniency);
   const id = typeof fields.id === 'string' ? fields.id : undefined;
@@ -525,7 +533,14 @@ export function flattenNested(
   source: string,
   options: FlattenOptions = {},
 ): Flattened {
-  const walk: Walk = { source, strict: options.strict ?? false, records: [], issues: [], rejected: [] };
+  const walk: Walk = {
+    source,
+    strict: options.strict ?? false,
+    mapIds: options.mapIds ?? true,
+    records: [],
+    issues: [],
+    rejected: [],
+  };
   visit(walk, type, item, '', {});
   findExternalLinks(walk.records);
   return { records: walk.records, issues: walk.issues, rejected: walk.rejected };
@@ -545,9 +560,12 @@ export function flattenRow(
   let leniency: Repair[] | undefined;
   let mapped: MappedId | undefined;
   if (!strict) {
-    const ids = mapNonUuidIds(type, row, idFieldsOf(type), applyLeniency(type, row, false, noFields));
-    leniency = ids.repairs;
-    mapped = ids.own;
+    leniency = applyLeniency(type, row, false, noFields);
+    if (options.mapIds ?? true) {
+      const ids = mapNonUuidIds(type, row, idFieldsOf(type), leniency);
+      leniency = ids.repairs;
+      mapped = ids.own;
+    }
   }
   const repairs = lowerCaseIds(type, row, leniency);
   const id = typeof row.id === 'string' ? row.id : undefined;

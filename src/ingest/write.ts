@@ -287,7 +287,8 @@ export function validateBody(type: RecordType, pathId: string, body: unknown) {
   // written through /services/{id}.
   if (type === 'organization') delete record.services;
   if (type === 'service_at_location') delete record.service;
-  const flattened = flattenNested(type, record, WRITE_ORIGIN);
+  // Ids are not mapped (an import maps one that is no UUID): the writer named this one.
+  const flattened = flattenNested(type, record, WRITE_ORIGIN, { mapIds: false });
   const errors = flattened.issues.filter((i) => i.severity === 'error');
   // A link of another scheme (`javascript:`), which an import drops, is refused: the writer is
   // there to be told, and a write that answers 200 without its field would hide it.

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { flattenNested, flattenRow } from '../../../src/ingest/flatten.ts';
 import { migrateId } from '../../../src/ingest/migrate/legacy-ids.ts';
+import { validateBody, WriteRejectedError } from '../../../src/ingest/write.ts';
 
 const feed = JSON.parse(readFileSync('test/fixtures/real-world/numeric-ids.json', 'utf8')) as unknown[];
 const flattenFeed = (strict = false) =>
@@ -108,6 +109,26 @@ describe('ids that are not UUIDs (test/fixtures/real-world/numeric-ids.json)', (
     ]);
     expect(row.records[0]!.id).toBe(migrateId('phone', '5'));
     expect(flattenNested('service', service, 'x.json', { strict: true }).records).toEqual([]);
+  });
+
+  it('leaves ids alone when told to (the write API refuses an id that is no UUID)', () => {
+    const service = { id: '240', name: 'Lunch club', status: 'active', phones: [{ id: '5', number: '1' }] };
+    const { records, issues, rejected } = flattenNested('service', service, 'PUT', { mapIds: false });
+    expect(records).toEqual([]);
+    expect(rejected).toEqual([{ type: 'service', id: '240' }]);
+    expect(issues[0]).toMatchObject({ path: 'id', reason: 'Invalid UUID', value: 'string "240"' });
+    const row = flattenRow('phone', { id: '5', number: '1' }, 'phones.csv:2', { mapIds: false });
+    expect(row.rejected).toEqual([{ type: 'phone', id: '5' }]);
+  });
+
+  it('makes a write (PUT) with an id that is no UUID a refusal naming the field, not a record under another id', () => {
+    const body = { id: '240', name: 'Lunch club', status: 'active' };
+    expect(() => validateBody('service', '240', body)).toThrow(WriteRejectedError);
+    try {
+      validateBody('service', '240', { ...body });
+    } catch (error) {
+      expect((error as WriteRejectedError).issues[0]).toMatchObject({ path: 'id', reason: 'Invalid UUID' });
+    }
   });
 
   it('does not read a misspelt key as a collection when it could mean two keys or the collection is there', () => {
