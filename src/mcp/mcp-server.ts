@@ -101,6 +101,11 @@ const taxonomyTermsInput = {
     .describe(`Terms a page: 20 unless given, at most ${MAX_RESULTS}.`),
 };
 
+const RELAXED = {
+  meaning: 'Nothing matched the words as given; these are services close to what they mean.',
+  fewer_words: 'Nothing matched every word; these match some of them.',
+} as const;
+
 /** The query string of a tool's arguments, renamed where the tool speaks plainer than the API. */
 function queryOf(args: Record<string, unknown>, renames: Record<string, string> = {}): string {
   const query = new URLSearchParams();
@@ -169,10 +174,19 @@ export function createMcpServer(deps: McpDeps): McpServer {
         .filter((s): s is ServiceSummary => s !== undefined);
       const page = pageOf(body);
       const from = args.postcode?.trim().toUpperCase();
-      const heading =
+      // The route's own word on a search that found nothing as typed: passed on, never hidden, so
+      // the assistant does not present a wider search as an exact match.
+      const relaxed = body.relaxed === 'meaning' || body.relaxed === 'fewer_words' ? body.relaxed : undefined;
+      const didYouMean = typeof body.did_you_mean === 'string' ? body.did_you_mean : undefined;
+      const heading = [
         page.total_items === 0
           ? 'No services found for this search.'
-          : `${page.total_items} service${page.total_items === 1 ? '' : 's'} found; page ${page.page} of ${page.total_pages}:`;
+          : `${page.total_items} service${page.total_items === 1 ? '' : 's'} found; page ${page.page} of ${page.total_pages}:`,
+        ...(relaxed ? [RELAXED[relaxed]] : []),
+        ...(didYouMean
+          ? [`Did you mean "${didYouMean}"? Search again with that text to see its services.`]
+          : []),
+      ].join(' ');
       return {
         content: [
           { type: 'text', text: heading },
@@ -181,7 +195,12 @@ export function createMcpServer(deps: McpDeps): McpServer {
             text: `${i + 1}. ${describeService(s, from)}`,
           })),
         ],
-        structuredContent: { ...page, services },
+        structuredContent: {
+          ...page,
+          ...(relaxed ? { relaxed } : {}),
+          ...(didYouMean ? { did_you_mean: didYouMean } : {}),
+          services,
+        },
       };
     },
   );
