@@ -11,6 +11,7 @@ import {
   formatAddress,
   formatDistance,
   locationAddress,
+  nextOpening,
   schedulesOf,
   servedAreas,
   summariseOpening,
@@ -204,6 +205,7 @@ function resultItem(item, number, state) {
   const location = item.location ?? {};
   const phone = firstPhone(item, service, location);
   const opening = summariseOpening(schedulesOf(item));
+  const next = nextOpening(schedulesOf(item));
   const address = formatAddress(locationAddress(location));
   const selected = state.selected === item.id;
   return html`
@@ -223,6 +225,7 @@ function resultItem(item, number, state) {
           <div><dt>Where</dt><dd>${address || location.name || (location.location_type === 'virtual' ? 'Online or by phone' : 'Not given')}</dd></div>
           ${phone ? html`<div><dt>Phone</dt><dd><a href=${telHref(phone.number)}>${phone.number}</a></dd></div>` : nothing}
           ${opening ? html`<div><dt>Open</dt><dd>${opening}</dd></div>` : nothing}
+          ${next ? html`<div><dt>Next</dt><dd class="next-opening">${next}</dd></div>` : nothing}
           <div class="print-only"><dt>Details</dt><dd>${shortLink(service.id)}</dd></div>
         </dl>
         <div class="result-actions">

@@ -3,7 +3,7 @@
  * API on a socket and the real engine: postcode search nearest first, a taxonomy filter, a
  * selected result's service area on the map, the record page's week of opening times, an unknown
  * postcode's message, the page under a proxy path, a phone's width, axe-core's check, the
- * opening-time, age, language and free controls, and the print view.
+ * opening-time, age, language and free controls, each result's next opening, and the print view.
  *
  * The fixture is a handful of services around AB10 1AB whose order can be worked out on paper.
  * Base map tiles are configured at an address the browser is never allowed to reach, as on a
@@ -463,6 +463,10 @@ describe.skipIf(!chromium)('/explore in Chromium', () => {
     await page.waitForURL(/open_at=/);
     await page.locator('.status', { hasText: 'service' }).waitFor();
     expect(await resultNames(page)).toEqual(['Union Street Food Bank']);
+    // Its next opening, from its weekly hours (Mon, Wed, Fri and Sat), in the browser's time.
+    expect(await page.locator('.result .next-opening').textContent()).toMatch(
+      /^(Open now until \d\d:\d\d|Opens (today|Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d\d:\d\d)$/,
+    );
     expect(new URL(page.url()).searchParams.get('age')).toBe('20');
     expect(await page.locator('.status').textContent()).toContain('open at 2026-03-07 10:00');
     // The controls keep the search on the new page.
