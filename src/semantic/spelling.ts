@@ -17,6 +17,9 @@ const MIN_LETTERS = 5;
 /** Edits a correction may be: one below TWO_EDITS_FROM letters, two from there. */
 const TWO_EDITS_FROM = 8;
 
+/** Unknown words a search has corrected at most (a pasted sentence of nonsense costs no more). */
+const MAX_CORRECTED_WORDS = 4;
+
 const WORD = /[\p{L}][\p{L}'-]*/gu;
 
 /** The words of a text, lower case. */
@@ -59,7 +62,11 @@ export function correctWord(word: string, lexicon: Lexicon): string | undefined 
 /** The text with each unknown word corrected, or undefined when no word was. */
 export function correctText(text: string, lexicon: Lexicon): string | undefined {
   let changed = false;
+  let tried = 0;
   const corrected = text.replace(WORD, (word) => {
+    // Each unknown word is compared with the whole lexicon: a few per search at most.
+    if (tried >= MAX_CORRECTED_WORDS || lexicon.isKnown(word.toLowerCase())) return word;
+    tried += 1;
     const fixed = correctWord(word, lexicon);
     if (!fixed) return word;
     changed = true;

@@ -17,6 +17,7 @@
 import type { Engine } from '../engine/engine.ts';
 import { readTermTexts, servedTermsVersion } from '../engine/term-texts.ts';
 import type { Meaning } from '../index-mapping/meaning.query.ts';
+import { MAX_FUZZY_WORD_CHARS, MAX_SEARCH_WORDS } from '../index-mapping/text.query.ts';
 import { type Embedder, similarity } from './embedder.ts';
 import type { Need } from './needs.ts';
 import { correctText, createLexicon, type Lexicon } from './spelling.ts';
@@ -66,6 +67,23 @@ type TermVector = { id: string; name: string; vector: Float32Array };
 
 const best = (query: Float32Array, vectors: readonly Float32Array[]) =>
   vectors.reduce((top, v) => Math.max(top, similarity(query, v)), -1);
+
+/** Words a search is understood by: the first MAX_SEARCH_WORDS, each at most MAX_FUZZY_WORD_CHARS long. */
+const MAX_UNDERSTOOD_WORDS = MAX_SEARCH_WORDS;
+
+/**
+ * The text a search is understood by. What people type is short; a pasted page or a 500-letter
+ * word is not worth more to embed (the model's cost grows with tokens: forty random words cost
+ * about 10 ms, a few 100-letter words as much), so the words beyond the search's own bounds
+ * (text.query.ts) and words no typo tolerance would forgive are left out.
+ */
+export function boundedText(text: string): string {
+  return text
+    .split(/\s+/)
+    .filter((word) => word !== '' && [...word].length <= MAX_FUZZY_WORD_CHARS)
+    .slice(0, MAX_UNDERSTOOD_WORDS)
+    .join(' ');
+}
 
 export async function createUnderstanding(options: {
   engine: Engine;
@@ -151,7 +169,8 @@ export async function createUnderstanding(options: {
   };
 
   return {
-    async understand(text) {
+    async understand(asked) {
+      const text = boundedText(asked);
       if (!/[\p{L}\p{N}]/u.test(text)) return undefined;
       const known = currentTerms();
       const correction = correctText(text, lexicon);
