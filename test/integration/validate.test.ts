@@ -168,4 +168,17 @@ describe('POST /validate', () => {
       true,
     );
   });
+
+  it('never reads a path on the server: a url that is no http(s) URL is a 400, whatever VALIDATE_REMOTE says', async () => {
+    for (const location of ['/etc/passwd', 'package.json', 'file:///etc/passwd', '𚯘µ46']) {
+      const answer = await post(
+        `/validate?url=${encodeURIComponent(location)}`,
+        undefined,
+        {},
+        { VALIDATE_REMOTE: 'any' },
+      );
+      expect(answer.status, location).toBe(400);
+      expect(((await answer.json()) as { detail: string }).detail).toMatch(/http or https URL/);
+    }
+  });
 });

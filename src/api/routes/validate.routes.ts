@@ -62,7 +62,7 @@ export function registerValidateRoutes(app: App) {
         content: answer,
       },
       ...errorResponses,
-      400: problem('An unreadable archive, or neither a body nor `url`.'),
+      400: problem('An unreadable archive, neither a body nor `url`, or a `url` that is no http(s) URL.'),
       403: problem(
         '`url` given where the server does not allow it (VALIDATE_REMOTE), or to a refused address.',
       ),

@@ -44,6 +44,10 @@ export function createFeedValidation(options: FeedValidationOptions) {
       }
     },
     async validateUrl(url: string, { strict }: { strict: boolean }): Promise<Outcome> {
+      // A request names a remote API, never a path on this server (validateLocation reads files
+      // and folders for the command line): anything but an absolute http(s) URL is refused.
+      if (!isHttpUrl(url))
+        return { kind: 'refused', status: 400, reason: 'url must be an absolute http or https URL' };
       try {
         const report = await validateLocation(url, {
           strict,
@@ -59,4 +63,14 @@ export function createFeedValidation(options: FeedValidationOptions) {
       }
     },
   };
+}
+
+/** Whether a text is an absolute http(s) URL. */
+function isHttpUrl(text: string): boolean {
+  try {
+    const { protocol } = new URL(text);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
 }
