@@ -312,13 +312,21 @@ export type ImportRun = {
   counts?: ImportRunCounts;
 };
 
+/** What an import run counted: its report's summary counts (src/ingest/import-report.ts). */
 export type ImportRunCounts = {
+  /** Items read from the source: nested documents or tabular rows. */
   items: number;
+  /** Distinct records written to the records store. */
   records: number;
+  /** Of `records`, those the leniency policy repaired (a value changed or an optional field dropped). */
   repaired: number;
+  /** Distinct records that failed validation (each skipped with what it nests). */
   rejected: number;
+  /** Ids met again with different content (the last one is kept). */
   duplicates: number;
+  /** Links to records that exist neither in the source nor in the store. */
   dangling_references: number;
+  /** Records deleted from the store: no longer provided (`--sync`), or deleted at the source. */
   removed?: number;
 };
 

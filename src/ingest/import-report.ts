@@ -9,31 +9,19 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { ImportRunCounts } from '../engine/control.ts';
 import type { Issue, Severity } from './flatten.ts';
 
 export type SourceKind = 'json' | 'tabular' | 'remote' | 'api';
 
 export type TypeCounts = { imported: number; repaired: number; rejected: number; duplicates: number };
 
-export type ImportSummary = {
+/** The counts are those an import run keeps in the control index (ImportRunCounts), and more. */
+export type ImportSummary = ImportRunCounts & {
   source: string;
   kind: SourceKind;
   started_at: string;
   finished_at?: string;
-  /** Items read from the source: nested documents or tabular rows. */
-  items: number;
-  /** Distinct records written to the records store. */
-  records: number;
-  /** Of `records`, those the leniency policy repaired (a value changed or an optional field dropped). */
-  repaired: number;
-  /** Distinct records that failed validation (each skipped with what it nests). */
-  rejected: number;
-  /** Ids met again with different content (the last one is kept). */
-  duplicates: number;
-  /** Links to records that exist neither in the source nor in the store. */
-  dangling_references: number;
-  /** Records deleted from the store: no longer provided (`--sync`), or deleted at the source. */
-  removed?: number;
   by_type: Record<string, TypeCounts>;
   /** Issue counts by kind and reason, e.g. `invalid: Invalid email address`. */
   by_reason: Record<string, number>;
