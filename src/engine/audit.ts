@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { createBulkWriter } from './bulk.ts';
 import { type Engine, engineCall, maintenanceRequest } from './engine.ts';
 import { EngineNotFoundError } from './errors.ts';
-import { createSmallIndex } from './layout.ts';
+import { createSmallIndex, pruneSmallIndex } from './layout.ts';
 
 /** An HSDS metadata record, as served. */
 export type AuditMetadata = {
@@ -137,23 +137,13 @@ const lastPruned = new WeakMap<Engine, number>();
 export async function pruneAudit(engine: Engine, retentionDays: number, now = Date.now()): Promise<number> {
   if (!(retentionDays > 0)) return 0;
   const before = new Date(now - retentionDays * 86_400_000).toISOString();
-  try {
-    const { body } = await engineCall('prune audit', () =>
-      engine.client.deleteByQuery(
-        {
-          index: auditIndex(engine),
-          body: { query: { range: { last_action_date: { lt: before } } } },
-          refresh: true,
-          conflicts: 'proceed',
-        } as never,
-        maintenanceRequest(engine),
-      ),
-    );
-    return (body as { deleted?: number }).deleted ?? 0;
-  } catch (error) {
-    if (error instanceof EngineNotFoundError) return 0;
-    throw error;
-  }
+  return pruneSmallIndex(
+    engine,
+    'prune audit',
+    auditIndex(engine),
+    { range: { last_action_date: { lt: before } } },
+    { refresh: true, transport: maintenanceRequest(engine) },
+  );
 }
 
 /**

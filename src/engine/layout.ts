@@ -6,7 +6,7 @@
  * no data and reads go on from the copies.
  */
 import { type Engine, engineCall } from './engine.ts';
-import { EngineRequestError } from './errors.ts';
+import { EngineNotFoundError, EngineRequestError } from './errors.ts';
 
 export type IndexLayout = { shards: number; replicas: number };
 
@@ -56,6 +56,37 @@ export async function createSmallIndex(
     return true;
   } catch (error) {
     if (error instanceof EngineRequestError && error.reason.includes('resource_already_exists')) return false;
+    throw error;
+  }
+}
+
+/**
+ * Deletes what a query matches in a small index of old entries (tombstones, audit, search log):
+ * how many went, 0 when the index was never created. Conflicts with a concurrent write are left
+ * for the next prune rather than failing this one.
+ */
+export async function pruneSmallIndex(
+  engine: Engine,
+  purpose: string,
+  index: string,
+  query: Record<string, unknown>,
+  options: { refresh?: boolean; transport?: Record<string, unknown> } = {},
+): Promise<number> {
+  try {
+    const { body } = await engineCall(purpose, () =>
+      engine.client.deleteByQuery(
+        {
+          index,
+          body: { query },
+          ...(options.refresh ? { refresh: true } : {}),
+          conflicts: 'proceed',
+        } as never,
+        options.transport as never,
+      ),
+    );
+    return (body as { deleted?: number }).deleted ?? 0;
+  } catch (error) {
+    if (error instanceof EngineNotFoundError) return 0;
     throw error;
   }
 }

@@ -23,7 +23,7 @@ import {
 } from '../index-mapping/search-log.document.ts';
 import { type Engine, engineCall } from './engine.ts';
 import { EngineNotFoundError } from './errors.ts';
-import { createSmallIndex } from './layout.ts';
+import { createSmallIndex, pruneSmallIndex } from './layout.ts';
 
 export const searchLogIndex = (engine: Engine) => engine.name(SEARCH_LOG_INDEX);
 
@@ -105,19 +105,12 @@ export async function pruneSearchLog(
   retentionDays: number,
   now = Date.now(),
 ): Promise<number> {
-  try {
-    const { body } = await engineCall('prune the search log', () =>
-      engine.client.deleteByQuery({
-        index: searchLogIndex(engine),
-        body: { query: searchLogPruneQuery(utcDay(now - (retentionDays - 1) * DAY_MS)) },
-        conflicts: 'proceed',
-      } as never),
-    );
-    return (body as { deleted?: number }).deleted ?? 0;
-  } catch (error) {
-    if (error instanceof EngineNotFoundError) return 0;
-    throw error;
-  }
+  return pruneSmallIndex(
+    engine,
+    'prune the search log',
+    searchLogIndex(engine),
+    searchLogPruneQuery(utcDay(now - (retentionDays - 1) * DAY_MS)),
+  );
 }
 
 /** Makes what was added visible to the report at once (tests; the engine otherwise does within a second). */

@@ -11,8 +11,7 @@ import {
 } from '../index-mapping/tombstone.document.ts';
 import { createBulkWriter } from './bulk.ts';
 import { type Engine, engineCall } from './engine.ts';
-import { EngineNotFoundError } from './errors.ts';
-import { createSmallIndex } from './layout.ts';
+import { createSmallIndex, pruneSmallIndex } from './layout.ts';
 
 export const tombstonesIndex = (engine: Engine) => engine.name(TOMBSTONES_INDEX);
 
@@ -88,18 +87,11 @@ export async function pruneTombstones(
   now = Date.now(),
 ): Promise<number> {
   const before = new Date(now - retentionDays * 86_400_000).toISOString();
-  try {
-    const { body } = await engineCall('prune tombstones', () =>
-      engine.client.deleteByQuery({
-        index: tombstonesIndex(engine),
-        body: { query: { range: { deleted_at: { lt: before } } } },
-        refresh: true,
-        conflicts: 'proceed',
-      } as never),
-    );
-    return (body as { deleted?: number }).deleted ?? 0;
-  } catch (error) {
-    if (error instanceof EngineNotFoundError) return 0;
-    throw error;
-  }
+  return pruneSmallIndex(
+    engine,
+    'prune tombstones',
+    tombstonesIndex(engine),
+    { range: { deleted_at: { lt: before } } },
+    { refresh: true },
+  );
 }
