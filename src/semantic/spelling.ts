@@ -23,7 +23,7 @@ const MAX_CORRECTED_WORDS = 4;
 const WORD = /[\p{L}][\p{L}'-]*/gu;
 
 /** The words of a text, lower case. */
-export const wordsOf = (text: string): string[] => (text.toLowerCase().match(WORD) ?? []).map((w) => w);
+export const wordsOf = (text: string): string[] => text.toLowerCase().match(WORD) ?? [];
 
 export type Lexicon = {
   /** Words a correction may become. */

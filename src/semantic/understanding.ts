@@ -106,8 +106,13 @@ export async function createUnderstanding(options: {
   const vocabularyTexts = (options.vocabulary ?? []).map((rule) => rule.replace(/=>|,/g, ' '));
   let lexicon: Lexicon = createLexicon([...needTexts, ...vocabularyTexts], embedder.knownWords);
 
-  const vectorsByText = new Map<string, Float32Array>();
+  const crisisNames = new Set(settings.crisisTerms.map((t) => t.toLowerCase()));
+  const isCrisisTerm = (term: { id: string; name: string }) =>
+    crisisNames.has(term.id.toLowerCase()) || crisisNames.has(term.name.toLowerCase());
+
+  let vectorsByText = new Map<string, Float32Array>();
   let terms: TermVector[] = [];
+  let crisisTermIds: string[] = [];
   let termsVersion: string | undefined;
   let checkedAt = 0;
   let loading: Promise<void> | undefined;
@@ -124,9 +129,9 @@ export async function createUnderstanding(options: {
       kept.set(text, vector);
       next.push({ id: term.id, name: term.name, vector });
     }
-    vectorsByText.clear();
-    for (const [text, vector] of kept) vectorsByText.set(text, vector);
+    vectorsByText = kept;
     terms = next;
+    crisisTermIds = next.filter(isCrisisTerm).map((t) => t.id);
     termsVersion = version;
     lexicon = createLexicon(
       [...needTexts, ...vocabularyTexts, ...texts.map((t) => t.name)],
@@ -151,11 +156,6 @@ export async function createUnderstanding(options: {
     return terms;
   };
 
-  const crisisTerm = (term: TermVector) => {
-    const wanted = settings.crisisTerms.map((t) => t.toLowerCase());
-    return wanted.includes(term.id.toLowerCase()) || wanted.includes(term.name.toLowerCase());
-  };
-
   const queries = new Map<string, Float32Array>();
   const embedQuery = async (text: string) => {
     const key = text.trim().toLowerCase().replace(/\s+/g, ' ');
@@ -178,8 +178,10 @@ export async function createUnderstanding(options: {
       const needScores = needs
         .map(({ need, vectors }) => ({ need, similarity: best(query, vectors) }))
         .sort((a, b) => b.similarity - a.similarity);
+      // A directory may serve thousands of terms: only those close enough for the loose meaning are sorted.
       const termScores = known
         .map((term) => ({ term, similarity: similarity(query, term.vector) }))
+        .filter((t) => t.similarity >= settings.termThreshold - LOOSER)
         .sort((a, b) => b.similarity - a.similarity);
       const meaningAt = (needAt: number, termAt: number): Meaning => ({
         needs: needScores
@@ -201,7 +203,7 @@ export async function createUnderstanding(options: {
         meaning.crisis = {
           need: crisisNeed.need.name,
           phrases: crisisNeed.need.phrases,
-          onlyTermIds: known.filter(crisisTerm).map((t) => t.id),
+          onlyTermIds: crisisTermIds,
           restricted: settings.crisisTerms.length > 0,
         };
       }
