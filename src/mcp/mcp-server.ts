@@ -30,6 +30,18 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** At most this many results a call: an assistant reads them all, and a long page buries the best. */
 const MAX_RESULTS = 50;
 
+/** A tool's `page` and `per_page` arguments (`noun`: what a page holds; `byDefault`: the route's own page size). */
+const pagingInput = (noun: string, Noun: string, byDefault: number) => ({
+  page: z.number().int().min(1).optional().describe(`The page of ${noun}, from 1.`),
+  per_page: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_RESULTS)
+    .optional()
+    .describe(`${Noun} a page: ${byDefault} unless given, at most ${MAX_RESULTS}.`),
+});
+
 const searchInput = {
   text: z
     .string()
@@ -76,14 +88,7 @@ const searchInput = {
     .optional()
     .describe('Only services open at this date-time (2026-03-07T10:30:00Z); not with open_now.'),
   modified_after: z.string().optional().describe('Only records changed on or after this date-time.'),
-  page: z.number().int().min(1).optional().describe('The page of results, from 1.'),
-  per_page: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_RESULTS)
-    .optional()
-    .describe(`Results a page: 10 unless given, at most ${MAX_RESULTS}.`),
+  ...pagingInput('results', 'Results', 10),
 };
 
 const taxonomyTermsInput = {
@@ -91,14 +96,7 @@ const taxonomyTermsInput = {
   taxonomy_id: z.string().optional().describe('Only terms of this taxonomy (an id).'),
   parent_id: z.string().optional().describe('Only the terms under this term (an id).'),
   top_only: z.boolean().optional().describe('true: only top-level terms (a first look at the categories).'),
-  page: z.number().int().min(1).optional().describe('The page of terms, from 1.'),
-  per_page: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_RESULTS)
-    .optional()
-    .describe(`Terms a page: 20 unless given, at most ${MAX_RESULTS}.`),
+  ...pagingInput('terms', 'Terms', 20),
 };
 
 const RELAXED = {
