@@ -4,7 +4,12 @@ import type { Logger } from 'pino';
 import { stopEngine } from '../../engine/local-engine.ts';
 import { createApp, createGeocoder, parseTokens } from '../api/index.ts';
 import { createEngine } from '../engine/index.ts';
-import { createFeedValidation, createRecordWrites, sourceQuality } from '../ingest/index.ts';
+import {
+  completeInterruptedWrites,
+  createFeedValidation,
+  createRecordWrites,
+  sourceQuality,
+} from '../ingest/index.ts';
 import { createSearchRecorder } from '../search-report/search-recorder.ts';
 import { openUnderstanding } from '../semantic/index.ts';
 import { createReindexJobs } from './reindex-jobs.ts';
@@ -82,6 +87,12 @@ export async function serveCommand(options: ServeOptions) {
     sources: () => sourceQuality(runtime.engine),
     ...(understanding ? { understanding } : {}),
   });
+  // A write a killed process left unaudited is audited now, not at the next write (src/ingest/write.ts).
+  if (config.API_TOKENS || config.ADMIN_TOKEN) {
+    completeInterruptedWrites(runtime.engine).catch((error: unknown) =>
+      logger.warn({ err: error }, 'could not complete the audit of interrupted writes; the next write does'),
+    );
+  }
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
     const url = `http://localhost:${info.port}`;
     logger.info({ url, engine: engine.settings.url, profile: config.HSDS_PROFILE }, 'API ready');

@@ -7,7 +7,7 @@
  * by a reindex; entries older than AUDIT_RETENTION_DAYS are pruned (pruneAudit). Served on
  * `GET /{resource}/{id}?audit=last|all` (src/api/record-route.ts), in pages (readAudit).
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createBulkWriter } from './bulk.ts';
 import { type Engine, engineCall, maintenanceRequest } from './engine.ts';
 import { EngineNotFoundError } from './errors.ts';
@@ -146,9 +146,17 @@ export async function pruneAudit(engine: Engine, retentionDays: number, now = Da
   );
 }
 
+/** A UUID-shaped id that one write's entry always gets: an entry written twice is one entry. */
+function entryId(writeId: string, seq: number): string {
+  const hex = createHash('sha1').update(`${writeId}:${seq}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
 /**
  * Appends the changes of one write (addressed to `target`, `type:id`), searchable when it returns;
- * nested records churned in bulk summed up (summariseChanges).
+ * nested records churned in bulk summed up (summariseChanges). Given the write's id (its audit
+ * intent's), appending the same changes again overwrites the same entries: an intent completed
+ * twice (the write's own process, then a recovery) leaves one set.
  */
 export async function appendAudit(
   engine: Engine,
@@ -156,16 +164,16 @@ export async function appendAudit(
   updatedBy: string,
   fieldChanges: readonly FieldChange[],
   at = new Date().toISOString(),
+  writeId: string = randomUUID(),
 ): Promise<void> {
   if (fieldChanges.length === 0) return;
   const changes = summariseChanges(target, fieldChanges);
   await ensureAuditIndex(engine);
-  const writeId = randomUUID();
   const writer = createBulkWriter(engine);
   let seq = 0;
   for (const change of changes) {
     const doc: AuditDocument = {
-      id: randomUUID(),
+      id: entryId(writeId, seq),
       resource_id: change.resource_id,
       resource_type: change.resource_type,
       last_action_date: at,

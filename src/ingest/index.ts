@@ -22,4 +22,4 @@ export { ZipError } from './validate/unzip.ts';
 export type { ValidationReport } from './validate/validate-items.ts';
 export { bodyFormat, validateBody, validateLocation } from './validate/validate-source.ts';
 export { formatValidationReport } from './validate/validation-summary.ts';
-export { createRecordWrites } from './write.ts';
+export { completeInterruptedWrites, createRecordWrites } from './write.ts';

@@ -3,10 +3,17 @@
  * or deleted through the same path a feed's import and `hsds delete` take, then published
  * incrementally, so it is served by every read endpoint when the write returns.
  *
- *   PUT:    validate (flatten.ts, the import's schemas and leniency) ─▶ import the one item
- *           (import.ts, source `api:<token name>`) ─▶ drop the children the body no longer lists
- *           ─▶ publish ─▶ audit
- *   DELETE: deletion closure (deletion.ts) ─▶ publish ─▶ audit
+ *   PUT:    validate (flatten.ts, the import's schemas and leniency) ─▶ audit intent ─▶ import
+ *           the one item (import.ts, source `api:<token name>`) ─▶ drop the children the body no
+ *           longer lists ─▶ publish ─▶ audit, intent cleared
+ *   DELETE: deletion closure (deletion.ts) ─▶ audit intent ─▶ publish ─▶ audit, intent cleared
+ *
+ * The audit cannot be lost while the change survives: the intent (what the touched records held
+ * before) is stored in the control index before the store changes, and cleared only once the
+ * audit entries are written. A process killed in between leaves the intent; the next write, `hsds
+ * serve` at start and `hsds publish` complete it from the store as it then is (completeAuditIntents),
+ * under the `write` lease, so no other write comes between. An import that changed the same records
+ * in between has its changes counted in that write's entries: the trail says more, never less.
  *
  * Replacement: the body is the record's new state. A child collection the body lists (`phones`,
  * `schedules`, `service_at_locations`...) replaces the stored one: children it no longer lists go,
@@ -21,7 +28,16 @@
  */
 import { type AuditMetadata, appendAudit, type FieldChange } from '../engine/audit.ts';
 import { createBulkWriter } from '../engine/bulk.ts';
-import { type Lease, LeaseHeldError, waitForLease } from '../engine/control.ts';
+import {
+  type AuditIntent,
+  clearAuditIntent,
+  type Lease,
+  LeaseHeldError,
+  listAuditIntents,
+  recordAuditIntent,
+  waitForLease,
+} from '../engine/control.ts';
+import { randomUUID } from 'node:crypto';
 import type { Engine } from '../engine/engine.ts';
 import {
   ensureRecordsIndex,
@@ -143,6 +159,7 @@ function serialised<T>(
   purpose: string,
   waitMs: number,
   work: (publishing: Lease) => Promise<T>,
+  options: { publish?: boolean } = {},
 ): Promise<T> {
   const deadline = Date.now() + waitMs;
   let gaveUp = false;
@@ -153,6 +170,9 @@ function serialised<T>(
     await ensureRecordsIndex(engine);
     const writing = await leaseBy(engine, 'write', purpose, deadline, waitMs);
     try {
+      // A write a killed process left unaudited is audited before another write changes its records.
+      await completeAuditIntents(engine);
+      if (options.publish === false) return await work(writing);
       const publishing = await leaseBy(engine, 'publish', purpose, deadline, waitMs);
       try {
         return await work(publishing);
@@ -412,6 +432,81 @@ const recordsOf = async (engine: Engine, keys: Iterable<string>) => {
   return new Map([...found].map(([key, doc]) => [key, doc.record]));
 };
 
+type Intent = Omit<AuditIntent, 'host' | 'pid'>;
+
+/** Writes an intent's audit entries, from what its records held before and hold now; clears it. */
+async function completeIntent(engine: Engine, intent: Intent): Promise<FieldChange[]> {
+  await refreshRecords(engine);
+  const audit = fieldChanges(new Map(intent.before), await recordsOf(engine, intent.keys));
+  await appendAudit(engine, intent.target, intent.actor, audit, intent.at, intent.write_id);
+  await clearAuditIntent(engine, intent.write_id);
+  return audit;
+}
+
+/**
+ * Stores the audit intent, runs `change` (which changes the store and publishes), then writes the
+ * audit. A change that throws is audited for what it did before it threw; if that fails too, the
+ * intent stays for the next write to complete.
+ */
+async function audited<T>(
+  engine: Engine,
+  intent: Intent,
+  change: () => Promise<T>,
+): Promise<{ value: T; audit: FieldChange[] }> {
+  await recordAuditIntent(engine, intent);
+  let value: T;
+  try {
+    value = await change();
+  } catch (error) {
+    await completeIntent(engine, intent).catch((auditError: unknown) =>
+      engine.logger.warn({ err: auditError, write_id: intent.write_id }, 'audit intent left to complete'),
+    );
+    throw error;
+  }
+  return { value, audit: await completeIntent(engine, intent) };
+}
+
+const newIntent = (
+  target: string,
+  actor: string,
+  keys: Iterable<string>,
+  before: Map<string, Record<string, unknown>>,
+): Intent => ({
+  write_id: randomUUID(),
+  target,
+  actor,
+  at: new Date().toISOString(),
+  keys: [...new Set(keys)],
+  before: [...before],
+});
+
+/**
+ * Completes the audit intents of writes whose process was killed before writing their audit;
+ * returns how many. Called under the `write` lease (no write is under way).
+ */
+export async function completeAuditIntents(engine: Engine): Promise<number> {
+  const intents = await listAuditIntents(engine);
+  for (const intent of intents) {
+    const audit = await completeIntent(engine, intent);
+    engine.logger.warn(
+      {
+        write_id: intent.write_id,
+        target: intent.target,
+        pid: intent.pid,
+        host: intent.host,
+        entries: audit.length,
+      },
+      'completed the audit of an interrupted write',
+    );
+  }
+  return intents.length;
+}
+
+/** Completes interrupted writes' audits under the write lease (at `hsds serve` start, `hsds publish`). */
+export function completeInterruptedWrites(engine: Engine, waitMs = DEFAULT_WRITE_WAIT_MS): Promise<void> {
+  return serialised(engine, 'complete interrupted writes', waitMs, async () => undefined, { publish: false });
+}
+
 /** Creates or replaces a record from its nested body (the GET /{resource}/{id} shape). */
 export function putRecord(engine: Engine, request: WriteRequest, body: unknown): Promise<WriteResult> {
   const { type, actor } = request;
@@ -432,31 +527,33 @@ export function putRecord(engine: Engine, request: WriteRequest, body: unknown):
     const gone = new Set([...replaced].filter((k) => !newKeys.has(k)));
     for (const [goneKey, goneRecord] of await recordsOf(engine, gone)) before.set(goneKey, goneRecord);
 
-    const imported = await importItems(
-      engine,
-      `api:${actor}`,
-      [{ kind: 'nested', type, value: record, origin: WRITE_ORIGIN }],
-      { reportFile: false },
-    );
-    const changes = imported.changes;
-    if (gone.size > 0) {
-      // Logged before the store changes: a write killed after is published by the next publish.
-      for (const k of gone) changes.add(k);
-      await changes.log();
+    const intent = newIntent(key, actor, [...newKeys, ...gone], before);
+    const { value: imported, audit } = await audited(engine, intent, async () => {
+      const imported = await importItems(
+        engine,
+        `api:${actor}`,
+        [{ kind: 'nested', type, value: record, origin: WRITE_ORIGIN }],
+        { reportFile: false },
+      );
+      const changes = imported.changes;
+      if (gone.size > 0) {
+        // Logged before the store changes: a write killed after is published by the next publish.
+        for (const k of gone) changes.add(k);
+        await changes.log();
+        await refreshRecords(engine);
+        const writer = createBulkWriter(engine);
+        await removeRecords(engine, gone, writer);
+        await writer.close();
+        if (writer.stats.failed > 0)
+          throw new Error(`${writer.stats.failed} removals were refused by the engine`);
+        await flushRecords(engine);
+      }
       await refreshRecords(engine);
-      const writer = createBulkWriter(engine);
-      await removeRecords(engine, gone, writer);
-      await writer.close();
-      if (writer.stats.failed > 0)
-        throw new Error(`${writer.stats.failed} removals were refused by the engine`);
-      await flushRecords(engine);
-    }
-    await refreshRecords(engine);
-    const after = await recordsOf(engine, newKeys);
-    const audit = fieldChanges(before, after);
-    if (changes.all || changes.keys.size > 0)
-      await publishOrReindex(engine, changes, { publishLease: publishing });
-    await appendAudit(engine, key, actor, audit);
+      if (changes.all || changes.keys.size > 0)
+        await publishOrReindex(engine, changes, { publishLease: publishing, source: `api:${actor}` });
+      return imported;
+    });
+    const changes = imported.changes;
     return {
       created: !exists,
       served: await request.readBack?.(),
@@ -486,9 +583,9 @@ export function deleteRecord(engine: Engine, request: WriteRequest): Promise<Wri
       // The closure is computed once: what the audit records is what is removed.
       const doomed = await deletionClosure(engine, [{ type, id }]);
       const before = await recordsOf(engine, doomed);
-      await removeAndPublish(engine, doomed, { publishLease: publishing });
-      const audit = fieldChanges(before, new Map());
-      await appendAudit(engine, key, actor, audit);
+      const { audit } = await audited(engine, newIntent(key, actor, doomed, before), () =>
+        removeAndPublish(engine, doomed, { publishLease: publishing, source: `api:${actor}` }),
+      );
       return { created: false, changed: doomed.size, notes: [], audit };
     },
   );
