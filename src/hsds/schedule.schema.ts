@@ -183,3 +183,12 @@ export const scheduleSchema = z
   });
 
 export type Schedule = z.infer<typeof scheduleSchema>;
+
+/**
+ * An entry of a service's HSDS 3.3 `operating_hours` or `events`: a schedule held in the service
+ * itself, so its `id` may be absent (3.3 gives these lists the shape of `schedules`).
+ */
+export const scheduleEntrySchema = scheduleSchema.partial({ id: true }).openapi('schedule_entry', {
+  description:
+    "HSDS 3.3: a schedule held in a service's `operating_hours` or `events` (the shape of `schedule`; its `id` may be absent).",
+});

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { dateString, dateTimeString, emailString, uriString, uuidString } from './formats.schema.ts';
+import { scheduleEntrySchema } from './schedule.schema.ts';
 
 /** HSDS `service`, direct fields only: its scalars and parent ids, one row of the tabular form. */
 export const serviceSchema = z
@@ -159,17 +160,17 @@ export const serviceSchema = z
       })
       .optional(),
     operating_hours: z
-      .unknown()
+      .array(scheduleEntrySchema)
       .openapi({
         description:
-          "HSDS 3.3 (optional): the service's regular operating hours, which 3.3 prefers to `schedules`. Accepted and passed through unvalidated: this server implements 3.1.",
+          'HSDS 3.3 (optional): the service\'s regular operating hours, which 3.3 prefers to `schedules`: schedules held in the service itself. Imported and written with the leniency of `schedules` (README, "How imports treat messy data"), served back, and counted by `open_at` and `open_now`.',
       })
       .optional(),
     events: z
-      .unknown()
+      .array(scheduleEntrySchema)
       .openapi({
         description:
-          'HSDS 3.3 (optional): one-off or recurring events at which the service is delivered. Accepted and passed through unvalidated: this server implements 3.1.',
+          'HSDS 3.3 (optional): one-off or recurring events at which the service is delivered, as schedules held in the service itself. Imported and written with the leniency of `schedules`, served back, and counted by `open_at` and `open_now` on their own dates.',
       })
       .optional(),
   })

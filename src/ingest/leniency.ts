@@ -26,6 +26,10 @@
  * - a single record where a list belongs is wrapped in a list; anything else there (a string,
  *   `"languages": "English"`) is dropped with a warning, as records need ids;
  * - a list of one value where one value belongs is that value (`"id": ["240"]`);
+ * - a service's HSDS 3.3 `operating_hours` and `events` are lists of schedules: each is repaired
+ *   as a schedule record is, a single one is wrapped in a list, an entry that is no object is
+ *   dropped, and a field of an entry that still fails the schedule schema is dropped with a
+ *   warning (the entry and the service are kept: these lists are optional);
  * - ids that are not UUIDs are mapped to UUIDs (non-uuid-ids.ts, applied by flatten.ts);
  * - ids and references to them are lower-cased (`lowerCaseIds`, also for strict imports).
  * Every change is returned as a repair (field, value found, what was done), reported by import.
@@ -40,6 +44,7 @@ import {
   type RecordType,
   recordSchemas,
   recordTypes,
+  scheduleEntrySchema,
   tabularTypedFields,
 } from '../hsds/index.ts';
 import { ALTERNATE_NAMES_FIELD, cleanAlternateNames } from '../index-mapping/taxonomy-vocabulary.ts';
@@ -493,7 +498,10 @@ export function applyLeniency(
       }
       continue;
     }
-    if (kind.kind === 'any') continue;
+    if (kind.kind === 'any') {
+      if (type === 'service' && SCHEDULE_LISTS.has(key)) repairScheduleList(fields, key, value, json, note);
+      continue;
+    }
     if (Array.isArray(value)) {
       // `"id": ["240"]`: a list of one where one value belongs is that value (a list of several
       // is left for validation to report: which one was meant is not ours to guess).
@@ -521,6 +529,58 @@ export function applyLeniency(
     note(key, value, repaired.action, effect, effect === 'dropped' ? 'warning' : 'info');
   }
   return repairs;
+}
+
+/** A service's HSDS 3.3 fields that hold schedules in the record itself (not records of their own). */
+const SCHEDULE_LISTS: ReadonlySet<string> = new Set(['operating_hours', 'events']);
+const NO_NESTED_KEYS: ReadonlySet<string> = new Set();
+
+/**
+ * A service's `operating_hours` or `events`, repaired in place as `schedules` are: the leniency of
+ * a schedule record for each entry, then the entry schema (scheduleEntrySchema: a schedule whose
+ * id may be absent), dropping only the fields that still fail it. A list that ends empty is kept
+ * empty when it came as a list, so that a write can clear it.
+ */
+function repairScheduleList(fields: Fields, key: string, value: unknown, json: boolean, note: NoteRepair) {
+  if (value === undefined) return;
+  let list: unknown[];
+  if (Array.isArray(value)) list = value;
+  else if (value === null) {
+    delete fields[key];
+    note(key, value, EMPTIED.action, 'emptied');
+    return;
+  } else {
+    const wrapped = asRecordList(value);
+    note(key, value, wrapped.action, wrapped.effect, wrapped.severity);
+    list = wrapped.list;
+    if (list.length === 0) {
+      delete fields[key];
+      return;
+    }
+  }
+  const kept: Fields[] = [];
+  for (const [index, entry] of list.entries()) {
+    const at = `${key}[${index}]`;
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+      note(at, entry, 'not a schedule (an object): dropped', 'dropped', 'warning');
+      continue;
+    }
+    const schedule: Fields = { ...(entry as Fields) };
+    for (const repair of applyLeniency('schedule', schedule, json, NO_NESTED_KEYS) ?? [])
+      note(`${at}.${repair.field}`, repair.found, repair.action, repair.effect, repair.severity);
+    const checked = scheduleEntrySchema.safeParse(schedule);
+    if (!checked.success) {
+      const failing = new Set(checked.error.issues.map((issue) => String(issue.path[0])));
+      for (const field of failing) {
+        if (!(field in schedule)) continue;
+        const issue = checked.error.issues.find((i) => String(i.path[0]) === field)!;
+        note(`${at}.${field}`, schedule[field], `${issue.message}: dropped`, 'dropped', 'warning');
+        delete schedule[field];
+      }
+    }
+    kept.push(schedule);
+  }
+  fields[key] = kept;
 }
 
 /** A record's id fields: its own id and its references to other records (UUIDs in HSDS 3.1). */

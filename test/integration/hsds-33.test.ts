@@ -4,6 +4,7 @@
  * valid 3.1.1; and GET / with `data_guide` and `publisher.additional_websites`.
  */
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newToken } from '../../src/api/auth.ts';
 import { getJson, getPage, type JsonObject } from '../support/api-requests.ts';
@@ -86,6 +87,56 @@ describe('a 3.3 feed', () => {
     expect(body.operating_hours).toEqual([expect.objectContaining({ byday: 'SU' })]);
     expect(await openAt('2026-03-08T11:00:00Z')).toEqual([serviceId]);
     expect(await openAt('2026-03-07T11:00:00Z')).toEqual([]);
+  });
+});
+
+describe('a messy 3.3 feed', () => {
+  it('keeps the service, repairs operating_hours and events as schedules are, and reports each repair', async () => {
+    const messyId = randomUUID();
+    const messy = {
+      id: messyId,
+      name: 'Advice drop-in',
+      status: 'active',
+      // A single schedule where a list belongs, with a time written the way people write it.
+      operating_hours: { freq: 'weekly', byday: 'TU', opens_at: '9:30am', closes_at: '12:00', valid_to: '' },
+      events: [
+        'every other Friday',
+        {
+          id: randomUUID(),
+          dtstart: '2026-05-01',
+          opens_at: '10:00',
+          closes_at: '12:00',
+          freq: 'FORTNIGHTLY',
+        },
+      ],
+    };
+    const { reportFile } = await feeds.importFile('messy-33.json', [messy]);
+    const report = JSON.parse(await readFile(reportFile, 'utf8')) as {
+      issues: { kind: string; path: string; severity: string }[];
+    };
+    const { status, body } = await getJson(app, `/services/${messyId}`);
+    expect(status).toBe(200);
+    assertHsds('service', body);
+    expect(body.operating_hours).toEqual([
+      { freq: 'WEEKLY', byday: 'TU', opens_at: '09:30', closes_at: '12:00' },
+    ]);
+    const events = body.events as JsonObject[];
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ dtstart: '2026-05-01', opens_at: '10:00' });
+    expect(events[0]!.freq).toBeUndefined();
+    const paths = report.issues.map((i) => `${i.kind} ${i.path}`);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'repaired operating_hours',
+        'repaired operating_hours[0].freq',
+        'repaired operating_hours[0].opens_at',
+        'dropped-field events[0]',
+        'dropped-field events[1].freq',
+      ]),
+    );
+    // The repaired hours are the ones open_at reads: Tuesday 10:00 (UTC, the default zone).
+    expect(await openAt('2026-03-10T10:00:00Z')).toContain(messyId);
+    expect(await openAt('2026-03-10T13:00:00Z')).not.toContain(messyId);
   });
 });
 
