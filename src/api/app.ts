@@ -17,6 +17,7 @@ import { allowedMethods } from './methods.ts';
 import { registerOpenApi } from './openapi.ts';
 import { ApiProblem, type ParameterError, problemAnswer } from './problem.ts';
 import { boundedBody } from './request-body.ts';
+import { REQUEST_ID_HEADER, requestIds } from './request-id.ts';
 import { routeContext } from './route-context.ts';
 import { registerAdminRoutes } from './routes/admin.routes.ts';
 import { registerMcpRoute } from './routes/mcp.routes.ts';
@@ -86,6 +87,7 @@ const EXPOSED_HEADERS = [
   // A record's audit trail, in pages (record-route.ts).
   'Link',
   'Audit-Total',
+  REQUEST_ID_HEADER,
   ...GEOCODE_HEADER_NAMES,
 ];
 
@@ -95,6 +97,8 @@ export function createApp(deps: AppDeps): App {
   const dumps = deps.dumps ?? createDumps(dumpLimitsOf(deps.config));
   const largePages = deps.largePages ?? createLargePages(pageLimitsOf(deps.config));
 
+  // First, so that every later step, its log lines and its problems carry the request's id.
+  app.use('*', requestIds());
   app.use('*', async (c, next) => {
     c.set('deps', deps);
     c.set('dumps', dumps);
@@ -103,7 +107,7 @@ export function createApp(deps: AppDeps): App {
     await next();
     const ms = Math.round((performance.now() - started) * 10) / 10;
     const status = c.res.status;
-    const line = { method: c.req.method, path: c.req.path, status, ms };
+    const line = { method: c.req.method, path: c.req.path, status, ms, request_id: c.get('requestId') };
     if (status >= 500) logger.error(line, 'request failed');
     else logger.info(line, 'request');
   });
@@ -180,7 +184,11 @@ export function createApp(deps: AppDeps): App {
     if (error instanceof EngineUnavailableError) {
       // A call the gateway refused without sending (circuit open, too many in flight) is logged
       // once, by the breaker, not once a request.
-      if (!error.shed) logger.error({ err: error.message, path }, 'search engine unavailable');
+      if (!error.shed)
+        logger.error(
+          { err: error.message, path, request_id: c.get('requestId') },
+          'search engine unavailable',
+        );
       return problemAnswer(
         c,
         new ApiProblem(503, 'the search engine is unavailable; try again shortly', {
@@ -205,7 +213,7 @@ export function createApp(deps: AppDeps): App {
         path,
       );
     }
-    logger.error({ err: error, path }, 'unhandled error');
+    logger.error({ err: error, path, request_id: c.get('requestId') }, 'unhandled error');
     return problemAnswer(c, new ApiProblem(500, 'an unexpected error occurred; it has been logged'), path);
   });
 

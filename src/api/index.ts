@@ -7,4 +7,5 @@ export { newToken, parseTokens, SCOPES } from './auth.ts';
 export { createGeocoder } from './geocoding.ts';
 export type { ReindexJob, ReindexJobs } from './jobs.ts';
 export type { RecordWrites } from './record-writes.ts';
+export { requestLogFields } from './request-id.ts';
 export type { ApiToken, App, AppDeps, Scope } from './types.ts';

@@ -6,6 +6,7 @@
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { currentRequestId } from './request-id.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -44,6 +45,11 @@ export const problemSchema = z
       .int()
       .optional()
       .openapi({ description: 'How many errors were found, when `errors` lists only the first of them.' }),
+    request_id: z.string().optional().openapi({
+      description:
+        'The id of the request this answers (also sent as `X-Request-Id`: the one the request sent, when it sent one): quote it when reporting a problem, it is on every log line of the request.',
+      example: '6f1c0a5e-2b9d-4c47-9a51-0d3e7f8b2c14',
+    }),
   })
   .openapi('Problem');
 
@@ -111,7 +117,11 @@ export class ApiProblem extends Error {
 export const invalidParameter = (parameter: string, reason: string, where: ParameterError['in'] = 'query') =>
   new ApiProblem(400, `${parameter}: ${reason}`, { errors: [{ parameter, in: where, reason }] });
 
-export function toProblem(problem: ApiProblem, instance?: string): Problem {
+export function toProblem(
+  problem: ApiProblem,
+  instance?: string,
+  requestId: string | undefined = currentRequestId(),
+): Problem {
   const [slug, title] = problemTypes[problem.status];
   return {
     type: PROBLEM_BASE + (problem.typeSlug ?? slug),
@@ -121,6 +131,7 @@ export function toProblem(problem: ApiProblem, instance?: string): Problem {
     ...(instance ? { instance } : {}),
     ...(problem.errors ? { errors: problem.errors } : {}),
     ...(problem.errorsTotal !== undefined ? { errors_total: problem.errorsTotal } : {}),
+    ...(requestId !== undefined ? { request_id: requestId } : {}),
   };
 }
 

@@ -90,6 +90,8 @@ export type AppEnv = {
     largePages: LargePages;
     /** The caller's token, on the routes that require one (auth.ts `requireScope`). */
     token?: ApiToken;
+    /** The request's id (request-id.ts). */
+    requestId: string;
   };
 };
 

@@ -32,10 +32,14 @@ export function configuredVocabulary(config: Config): string[] {
 }
 
 /** A logger on stdout, or on stderr where stdout is a protocol's (`hsds mcp` over stdio). */
-export function createLogger(config: Config, name = 'hsds', to: 'stdout' | 'stderr' = 'stdout'): Logger {
-  return to === 'stderr'
-    ? pino({ name, level: config.LOG_LEVEL }, pino.destination(2))
-    : pino({ name, level: config.LOG_LEVEL });
+export function createLogger(
+  config: Config,
+  name = 'hsds',
+  to: 'stdout' | 'stderr' = 'stdout',
+  mixin?: () => object,
+): Logger {
+  const options = { name, level: config.LOG_LEVEL, ...(mixin ? { mixin } : {}) };
+  return to === 'stderr' ? pino(options, pino.destination(2)) : pino(options);
 }
 
 export type Runtime = { config: Config; logger: Logger; engine: Engine; startedLocalEngine: boolean };
@@ -45,9 +49,11 @@ export async function openRuntime(options: {
   loggerName?: string;
   /** Where the log goes: stdout unless stdout carries something else. */
   logTo?: 'stdout' | 'stderr';
+  /** Fields every log line gets (the API's: the id of the request it was written for). */
+  logFields?: () => object;
 }): Promise<Runtime> {
   const config = loadConfigOrExit();
-  const logger = createLogger(config, options.loggerName, options.logTo);
+  const logger = createLogger(config, options.loggerName, options.logTo, options.logFields);
   let url = config.OPENSEARCH_URL;
   let startedLocalEngine = false;
   if (!url) {

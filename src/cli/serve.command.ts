@@ -2,7 +2,7 @@ import { getHeapStatistics } from 'node:v8';
 import { serve } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { stopEngine } from '../../engine/local-engine.ts';
-import { createApp, createGeocoder, parseTokens } from '../api/index.ts';
+import { createApp, createGeocoder, parseTokens, requestLogFields } from '../api/index.ts';
 import { createEngine } from '../engine/index.ts';
 import {
   completeInterruptedWrites,
@@ -37,7 +37,12 @@ export type ServeOptions = {
 };
 
 export async function serveCommand(options: ServeOptions) {
-  const runtime = await openRuntime({ startLocalEngine: true, loggerName: 'hsds-api' });
+  const runtime = await openRuntime({
+    startLocalEngine: true,
+    loggerName: 'hsds-api',
+    // Every line written while a request runs carries its id, the engine gateway's too.
+    logFields: requestLogFields,
+  });
   const { config, logger } = runtime;
   if (options.demo) {
     const { loadDemoIfEmpty } = await import('./demo.ts');
