@@ -59,5 +59,5 @@ export async function deleteSource(
   await writer.close();
   if (writer.stats.failed > 0) throw new Error(`${writer.stats.failed} deletions were refused by the engine`);
   await flushRecords(engine);
-  return { ...result, ...(await publishOrReindex(engine, changes, options)) };
+  return { ...result, ...(await publishOrReindex(engine, changes, { ...options, source: name })) };
 }

@@ -80,7 +80,10 @@ export async function importAndReindex(
   }
   await options.onImported?.(result);
   if (options.reindex === false) return { import: result };
-  const published = await publishOrReindex(engine, result.changes, options);
+  const published = await publishOrReindex(engine, result.changes, {
+    ...options,
+    source: options.sourceName ?? location,
+  });
   return { import: result, ...published };
 }
 
@@ -113,6 +116,8 @@ export async function publishOrReindex(
   options: Pick<PipelineOptions, 'signal' | 'progress' | 'reindexOptions'> & {
     /** The publish lease, taken already by the caller; released when the publish ends (see PublishOptions). */
     publishLease?: Lease;
+    /** The source this publishes for (webhook targets filter on it). */
+    source?: string;
   } = {},
 ): Promise<{ publish?: PublishReport; reindex?: ReindexReport }> {
   if (!changes.all) {
@@ -120,6 +125,7 @@ export async function publishOrReindex(
       const publish = await publishChanges(engine, changes.keys, {
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.publishLease ? { lease: options.publishLease } : {}),
+        ...(options.source ? { source: options.source } : {}),
         onPublished: () => changes.published(),
       });
       // Changed terms may bring or take the licensee's synonyms (taxonomy-vocabulary.ts).
@@ -181,7 +187,7 @@ export async function deleteRecords(
 export async function removeAndPublish(
   engine: Engine,
   keys: ReadonlySet<string>,
-  options: { signal?: AbortSignal; publishLease?: Lease } = {},
+  options: { signal?: AbortSignal; publishLease?: Lease; source?: string } = {},
 ) {
   const changes = new ChangeSet(engine);
   for (const key of keys) changes.add(key);

@@ -42,6 +42,7 @@ import {
   pruneTombstones,
   updateTombstones,
 } from '../engine/tombstones.ts';
+import { countWebhooks, recordWebhookEvents } from '../engine/webhooks.ts';
 import type { OrganizationNested, ServiceFull, TaxonomyFull, TaxonomyTermFull } from '../hsds/index.ts';
 import { F } from '../index-mapping/fields.ts';
 import { toOrganizationDocument } from '../index-mapping/organization.document.ts';
@@ -50,6 +51,8 @@ import type { RecordStoreDocument } from '../index-mapping/record-store.document
 import { toServiceDocument } from '../index-mapping/service.document.ts';
 import type { AreaGeometry } from '../index-mapping/service-at-location.document.ts';
 import { toTaxonomyDocument, toTaxonomyTermDocument } from '../index-mapping/taxonomy.document.ts';
+import { isServedType } from '../index-mapping/tombstone.document.ts';
+import { ATTRIBUTE_FIELDS, changeAttributes, type RecordChange } from '../index-mapping/webhook.document.ts';
 import { nestRecord } from './assemble.ts';
 import { OrganizationSummaries, serviceAtLocationDocuments } from './read-indices.writer.ts';
 import { expand, Overrides, SharedRecords } from './store-graph.ts';
@@ -78,6 +81,8 @@ export type PublishOptions = {
    * they are published, to mark them done. Without it, the publish logs them itself.
    */
   onPublished?: () => Promise<void>;
+  /** The source whose import, sync or write this publishes: what webhook targets may filter on. */
+  source?: string;
 };
 
 type Counts = { written: number; deleted: number };
@@ -276,12 +281,16 @@ export async function publishChanges(
     if (live) await ensureTombstonesIndex(engine);
     await refreshRecords(engine);
     const work = await affected(engine, targets, [...keys]);
-    const { deleted, written } = await rebuild(engine, targets, work, report, options);
+    // What webhook targets hear of (src/webhooks): only worked out when some target is registered.
+    const changes: RecordChange[] | undefined = live && (await countWebhooks(engine)) > 0 ? [] : undefined;
+    const { deleted, written } = await rebuild(engine, targets, work, report, options, changes);
     await engineCall('refresh published indices', () =>
       engine.client.indices.refresh({ index: Object.values(targets).join(',') }),
     );
     if (live) {
       report.tombstones = await updateTombstones(engine, deleted, written);
+      // Before the change log is marked done: a publish killed here is redone, events and all.
+      if (changes) await recordWebhookEvents(engine, changes, options.source);
       await recordServedCounts(engine, targets);
       await logged?.done();
       await options.onPublished?.();
@@ -313,6 +322,7 @@ async function rebuild(
   work: Awaited<ReturnType<typeof affected>>,
   report: PublishReport,
   options: PublishOptions,
+  changes?: RecordChange[],
 ): Promise<{ deleted: Ref[]; written: Ref[] }> {
   const batchSize = options.batchSize ?? 100;
   const snapshot = await openSnapshot(engine, '5m');
@@ -336,16 +346,39 @@ async function rebuild(
   });
   const deleted: Ref[] = [];
   const written: Ref[] = [];
+  // Served documents as they were before this publish (with what webhook filters ask of them),
+  // read batch by batch when webhook changes are wanted: created or updated, and what went.
+  const before = new Map<string, Record<string, unknown>>();
+  const readBefore = async (kind: ReadIndex, type: string, ids: readonly string[]) => {
+    if (!changes || ids.length === 0) return;
+    for (const doc of await matching(engine, targets[kind], F.id, ids, [F.id, ...ATTRIBUTE_FIELDS])) {
+      before.set(`${type}:${doc[F.id] as string}`, doc);
+    }
+  };
   const put = async (kind: ReadIndex, type: string, id: string, document: unknown) => {
     options.signal?.throwIfAborted();
     await writer.index(targets[kind], id, document);
     report.indices[kind].written += 1;
     written.push({ type, id });
+    if (changes && isServedType(type)) {
+      const action = before.has(`${type}:${id}`) ? 'updated' : 'created';
+      changes.push({
+        record_type: type,
+        id,
+        action,
+        ...changeAttributes(type, id, document as Record<string, unknown>),
+      });
+    }
   };
   const remove = async (kind: ReadIndex, type: string, id: string) => {
     await writer.delete(targets[kind], id);
     report.indices[kind].deleted += 1;
     deleted.push({ type, id });
+    const was = before.get(`${type}:${id}`);
+    // A record never served (stored and deleted between two publishes) was never announced.
+    if (changes && was && isServedType(type)) {
+      changes.push({ record_type: type, id, action: 'deleted', ...changeAttributes(type, id, was) });
+    }
   };
   try {
     await publishServices(
@@ -357,10 +390,12 @@ async function rebuild(
       put,
       remove,
       work.organizations,
+      readBefore,
     );
     await writer.flush();
     await engineCall('refresh services', () => engine.client.indices.refresh({ index: targets.services }));
     for (const batch of chunks([...work.organizations], batchSize)) {
+      await readBefore('organizations', 'organization', batch);
       const nested = await nestedRecords<OrganizationNested>(context, 'organization', batch);
       const summaries = new OrganizationSummaries();
       const services = await matching(engine, targets.services, F.organizationId, batch, [
@@ -384,6 +419,7 @@ async function rebuild(
       }
     }
     for (const batch of chunks([...work.terms], batchSize)) {
+      await readBefore('taxonomy_terms', 'taxonomy_term', batch);
       const nested = await nestedRecords<TaxonomyTermFull>(context, 'taxonomy_term', batch);
       for (const id of batch) {
         const term = nested.get(id);
@@ -392,6 +428,7 @@ async function rebuild(
       }
     }
     for (const batch of chunks([...work.taxonomies], batchSize)) {
+      await readBefore('taxonomies', 'taxonomy', batch);
       const nested = await nestedRecords<TaxonomyFull>(context, 'taxonomy', batch);
       for (const id of batch) {
         const taxonomy = nested.get(id);
@@ -422,13 +459,20 @@ async function publishServices(
   put: (kind: ReadIndex, type: string, id: string, document: unknown) => Promise<void>,
   remove: (kind: ReadIndex, type: string, id: string) => Promise<void>,
   organizations: Set<string>,
+  readBefore: (kind: ReadIndex, type: string, ids: readonly string[]) => Promise<void>,
 ): Promise<void> {
   for (const batch of chunks(ids, batchSize)) {
+    await readBefore('services', 'service', batch);
     const geometries = new Map<string, AreaGeometry>();
     const nested = await nestedRecords<ServiceFull>(context, 'service', batch, (doc) => {
       if (doc.geometry) geometries.set(doc.id, doc.geometry);
     });
     const served = await matching(context.engine, targets.service_at_locations, F.serviceId, batch, [F.id]);
+    await readBefore(
+      'service_at_locations',
+      'service_at_location',
+      served.map((sal) => sal[F.id] as string),
+    );
     const keep = new Set<string>();
     for (const id of batch) {
       const service = nested.get(id);

@@ -550,7 +550,7 @@ export function putRecord(engine: Engine, request: WriteRequest, body: unknown):
       }
       await refreshRecords(engine);
       if (changes.all || changes.keys.size > 0)
-        await publishOrReindex(engine, changes, { publishLease: publishing });
+        await publishOrReindex(engine, changes, { publishLease: publishing, source: `api:${actor}` });
       return imported;
     });
     const changes = imported.changes;
@@ -584,7 +584,7 @@ export function deleteRecord(engine: Engine, request: WriteRequest): Promise<Wri
       const doomed = await deletionClosure(engine, [{ type, id }]);
       const before = await recordsOf(engine, doomed);
       const { audit } = await audited(engine, newIntent(key, actor, doomed, before), () =>
-        removeAndPublish(engine, doomed, { publishLease: publishing }),
+        removeAndPublish(engine, doomed, { publishLease: publishing, source: `api:${actor}` }),
       );
       return { created: false, changed: doomed.size, notes: [], audit };
     },

@@ -1,0 +1,61 @@
+/**
+ * Queries of the webhooks index (webhook.document.ts): the next events a target should hear
+ * about, its recent delivery attempts, and what is old enough to forget. Pure.
+ */
+import type { WebhookFilter } from './webhook.document.ts';
+
+const termsIf = (field: string, values: readonly string[] | undefined) =>
+  values && values.length > 0 ? [{ terms: { [field]: [...values] } }] : [];
+
+/** The filter's conditions on an event: each list ORs its values, the lists AND. */
+export function eventFilter(filter: WebhookFilter): object[] {
+  return [
+    ...termsIf('record_type', filter.record_types),
+    ...termsIf('organization_id', filter.organization_ids),
+    ...termsIf('taxonomy_term_ids', filter.taxonomy_term_ids),
+    ...termsIf('taxonomy_ids', filter.taxonomy_ids),
+    ...termsIf('source', filter.sources),
+  ];
+}
+
+/** The first `size` events after `afterSeq` that `filter` lets through, in sequence order. */
+export function buildNextEventsQuery(filter: WebhookFilter, afterSeq: number, size: number) {
+  return {
+    size,
+    sort: [{ seq: 'asc' }],
+    track_total_hits: false,
+    query: {
+      bool: {
+        filter: [{ term: { kind: 'event' } }, { range: { seq: { gt: afterSeq } } }, ...eventFilter(filter)],
+      },
+    },
+  };
+}
+
+/** A target's most recent delivery attempts, newest first. */
+export function buildRecentAttemptsQuery(webhookId: string, size: number) {
+  return {
+    size,
+    sort: [{ at: 'desc' }, { seq: 'desc' }],
+    track_total_hits: false,
+    query: { bool: { filter: [{ term: { kind: 'attempt' } }, { term: { webhook_id: webhookId } }] } },
+  };
+}
+
+export function buildWebhooksQuery() {
+  return { size: 1000, query: { term: { kind: 'webhook' } } };
+}
+
+/** Events and attempts logged before `before` (ISO time). */
+export function buildPruneQuery(before: string) {
+  return {
+    bool: {
+      filter: [{ terms: { kind: ['event', 'attempt'] } }, { range: { at: { lt: before } } }],
+    },
+  };
+}
+
+/** A target's attempts (when it is deleted). */
+export function buildAttemptsOfQuery(webhookId: string) {
+  return { bool: { filter: [{ term: { kind: 'attempt' } }, { term: { webhook_id: webhookId } }] } };
+}
