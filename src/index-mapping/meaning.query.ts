@@ -47,7 +47,7 @@ function needQuery(phrases: readonly string[], fields: TextFields, boost: number
       queries: phrases.map((phrase) => ({
         multi_match: {
           query: phrase,
-          fields: [...(fields.vocabulary ?? fields.stemmed)],
+          fields: [...(fields.needs ?? fields.vocabulary ?? fields.stemmed)],
           type: 'phrase',
           // Stemmed, without the search vocabulary: a need's phrases are already the directory's
           // words, and expanding each through the synonym graph made them most of a search's

@@ -63,6 +63,11 @@ export const SERVICE_TEXT_FIELDS: TextFields = {
   // expansions (judged set: the same score as all six fields, lay_need 0.876 -> 0.880 with the
   // term descriptions).
   vocabulary: [`${F.name}^4`, `${F.taxonomyTermNames}^2`, F.description, `${F.taxonomyTermDescriptions}^0.3`],
+  // A need's phrases, not in term descriptions: every service filed under a term shares its
+  // description, so a common phrase there ("food bank") walks long posting lists with positions
+  // for a weak signal. Measured on 100,000 services, the development set's queries interleaved:
+  // engine time a search 6.1 -> 5.5 ms (by words alone 4.0); development set 0.900 -> 0.898.
+  needs: [`${F.name}^4`, `${F.taxonomyTermNames}^2`, F.description],
 };
 
 export type ServiceFilters = {

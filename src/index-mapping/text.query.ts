@@ -79,6 +79,11 @@ export type TextFields = {
    * cheaper: the fields a need's rule points at (names, terms, descriptions) are enough.
    */
   vocabulary?: readonly string[];
+  /**
+   * Where a need's phrases (src/semantic, meaning.query.ts) are looked for; the `vocabulary`
+   * fields unless given.
+   */
+  needs?: readonly string[];
 };
 
 /**
