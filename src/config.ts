@@ -271,6 +271,26 @@ export const configSchema = z.object({
     .max(36_500)
     .default(365)
     .describe('Days an entry of the write API audit trail is kept (0: forever).'),
+  WEBHOOK_RETRY_HOURS: z.coerce
+    .number()
+    .min(0.0001)
+    .max(720)
+    .default(24)
+    .describe(
+      'How long a change webhook keeps retrying one event (with backoff) before the target is paused.',
+    ),
+  WEBHOOK_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(120_000)
+    .default(10_000)
+    .describe('How long one webhook delivery may take before it counts as failed.'),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanString
+    .default(false)
+    .describe(
+      'Allow webhook targets on loopback, private, link-local and reserved addresses (tests, a private network).',
+    ),
   ENGINE_PORT: z.coerce.number().int().min(1025).max(65000).default(9200),
   EXPLORE_TILE_URL: z
     .preprocess(

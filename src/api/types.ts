@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Engine } from '../engine/index.ts';
 import type { GeocoderChain } from '../geo/geocoder.ts';
+import type { DeliveryAttempt, WebhookFilter, WebhookTarget } from '../index-mapping/webhook.document.ts';
 import type { KeyedSlots, Slots } from '../resilience/slots.ts';
 import type { Understanding } from '../semantic/understanding.ts';
 import type { FeedValidation } from './feed-validation.ts';
@@ -37,6 +38,26 @@ export type AppDeps = {
   largePages?: LargePages;
   /** Search by meaning (src/semantic); without it a search is by its words alone. */
   understanding?: Understanding;
+  /** Change webhooks' targets (src/webhooks admin.ts), for /admin/webhooks; without them those routes answer 503. */
+  webhooks?: Webhooks;
+};
+
+/** A webhook target as the admin routes show it: never its secret. */
+export type WebhookAnswer = Omit<WebhookTarget, 'secret'>;
+
+/** What /admin/webhooks does with targets (src/webhooks/admin.ts, matched by structure). */
+export type Webhooks = {
+  register(input: {
+    url: string;
+    secret?: string | undefined;
+    filter?: WebhookFilter | undefined;
+    description?: string | undefined;
+  }): Promise<{ webhook: WebhookAnswer; secret: string } | { refused: string }>;
+  list(): Promise<WebhookAnswer[]>;
+  get(id: string): Promise<WebhookAnswer | undefined>;
+  resume(id: string): Promise<WebhookAnswer | undefined>;
+  remove(id: string): Promise<boolean>;
+  deliveries(id: string, limit: number): Promise<DeliveryAttempt[] | undefined>;
 };
 
 /** What GET /admin/sources answers of each source (routes/sources.routes.ts documents it). */

@@ -12,6 +12,7 @@ import {
 } from '../ingest/index.ts';
 import { createSearchRecorder } from '../search-report/search-recorder.ts';
 import { openUnderstanding } from '../semantic/index.ts';
+import { createWebhookAdmin, startWebhookDelivery } from '../webhooks/index.ts';
 import { createReindexJobs } from './reindex-jobs.ts';
 import { openRuntime } from './runtime.ts';
 
@@ -79,6 +80,15 @@ export async function serveCommand(options: ServeOptions) {
     config.SEARCH_LOG_RETENTION_DAYS > 0
       ? createSearchRecorder(runtime.engine, { retentionDays: config.SEARCH_LOG_RETENTION_DAYS, logger })
       : undefined;
+  // Change webhooks: every server runs a worker; the holder of the `webhooks` lease delivers. It
+  // takes the runtime's handle (no readers' breaker): delivery is background work, like a write.
+  const webhookDelivery = startWebhookDelivery(runtime.engine, {
+    baseUrl: config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`,
+    retryMs: config.WEBHOOK_RETRY_HOURS * 3_600_000,
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    logger,
+  });
   const app = createApp({
     config,
     engine,
@@ -91,6 +101,7 @@ export async function serveCommand(options: ServeOptions) {
     validation: createFeedValidation({ remote: runtime.config.VALIDATE_REMOTE }),
     sources: () => sourceQuality(runtime.engine),
     ...(understanding ? { understanding } : {}),
+    webhooks: createWebhookAdmin(runtime.engine, { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS }),
   });
   // A write a killed process left unaudited is audited now, not at the next write (src/ingest/write.ts).
   if (config.API_TOKENS || config.ADMIN_TOKEN) {
@@ -115,6 +126,8 @@ export async function serveCommand(options: ServeOptions) {
       // The searches counted since the last write go to the engine first.
       await searchLog?.stop();
       await understanding?.close();
+      // In-flight deliveries are cut short (delivered again by whoever delivers next) and the lease freed.
+      await webhookDelivery.stop();
       await engine.close();
       await runtime.engine.close();
       // A local engine this process started goes down with it; one started by `engine:start` stays.

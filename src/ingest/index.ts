@@ -17,7 +17,7 @@ export { IncompleteImportError, type ReindexOptions, type ReindexReport, reindex
 export { formatPublishSummary, formatReindexSummary } from './reindex-summary.ts';
 export { formatSourceQuality, type SourceQuality, sourceQuality } from './source-quality.ts';
 export { createFeedValidation } from './validate/feed-validation.ts';
-export { RemoteRefused } from './validate/remote-guard.ts';
+export { checkRemoteUrl, RemoteRefused } from './validate/remote-guard.ts';
 export { ZipError } from './validate/unzip.ts';
 export type { ValidationReport } from './validate/validate-items.ts';
 export { bodyFormat, validateBody, validateLocation } from './validate/validate-source.ts';

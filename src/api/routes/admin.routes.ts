@@ -1,5 +1,6 @@
 /**
- * Operator routes: start a reindex, follow it; the search report (search-report.routes.ts).
+ * Operator routes: start a reindex, follow it; the search report (search-report.routes.ts); change
+ * webhooks (webhooks.routes.ts).
  * Registered only when a token of the `admin` scope is configured (API_TOKENS, or the older
  * ADMIN_TOKEN; without one they do not exist: 404); every request needs
  * `Authorization: Bearer <that token>` (auth.ts: 401, or 403 without the scope).
@@ -11,6 +12,7 @@ import { ApiProblem, errorResponses, PROBLEM_CONTENT_TYPE, problemSchema } from 
 import type { App, AppDeps } from '../types.ts';
 import { registerSearchReportRoute } from './search-report.routes.ts';
 import { registerSourcesRoute } from './sources.routes.ts';
+import { registerWebhookRoutes } from './webhooks.routes.ts';
 
 const jobSchema = z
   .object({
@@ -146,4 +148,5 @@ export function registerAdminRoutes(app: App, tokens: readonly ApiToken[]) {
 
   registerSearchReportRoute(app);
   registerSourcesRoute(app);
+  registerWebhookRoutes(app);
 }

@@ -50,6 +50,10 @@ describe('imports run one way: hsds <- geo <- index-mapping <- engine <- {ingest
     ['src/mcp/probe.ts', '../engine/search.ts'],
     ['src/api/probe.ts', '../mcp/mcp-server.ts'],
     ['src/cli/probe.ts', '../mcp/http.ts'],
+    ['src/api/probe.ts', '../webhooks/index.ts'],
+    ['src/webhooks/probe.ts', '../api/types.ts'],
+    ['src/webhooks/probe.ts', '../ingest/write.ts'],
+    ['src/cli/probe.ts', '../webhooks/worker.ts'],
   ])('refuses %s importing %s', (path, from) => {
     expect(lint(path, from)).toHaveLength(1);
   });
@@ -65,6 +69,9 @@ describe('imports run one way: hsds <- geo <- index-mapping <- engine <- {ingest
     ['src/cli/probe.ts', '../search-report/search-recorder.ts'],
     ['src/api/routes/probe.ts', '../../mcp/index.ts'],
     ['src/cli/probe.ts', '../mcp/index.ts'],
+    ['src/cli/probe.ts', '../webhooks/index.ts'],
+    ['src/webhooks/probe.ts', '../engine/webhooks.ts'],
+    ['src/webhooks/probe.ts', '../ingest/index.ts'],
   ])('lets %s import %s', (path, from) => {
     expect(lint(path, from)).toEqual([]);
   });
