@@ -137,6 +137,11 @@ export function recordRoute<Schema extends z.ZodType, Query extends z.ZodObject>
         description: endpoint.responseDescription,
         content: { 'application/json': { schema: endpoint.schema } },
       },
+      301: {
+        description:
+          'This id was merged into another record as its duplicate (an operator marked the two the same, `POST /admin/duplicates/marks`): `Location` is the kept record, with the same query.',
+        headers: { Location: { schema: { type: 'string' }, description: 'The kept record.' } },
+      },
       ...notFoundResponse,
       ...errorResponses,
     },
@@ -157,7 +162,17 @@ export async function recordResponse<Schema extends z.ZodType>(
   request: { id: string } & AuditRequest,
   read: (id: string) => Promise<string>,
 ): Promise<JsonAnswer<Schema>> {
-  let text = await readAnyCase(request.id, read);
+  let text: string;
+  try {
+    text = await readAnyCase(request.id, read);
+  } catch (error) {
+    const kept = error instanceof EngineNotFoundError ? await keptIdOf(c, request.id) : undefined;
+    if (!kept) throw error;
+    // Merged into the kept record as a duplicate (src/duplicates): a permanent redirect, so a
+    // harvester that follows it gets the kept record and one that stores ids learns the new one.
+    // Relative, as the Link header, so it holds behind a proxy that mounts the API under a path.
+    return c.redirect(`${encodeURIComponent(kept)}${new URL(c.req.url).search}`, 301) as never;
+  }
   const { audit } = request;
   if (audit === 'last' || audit === 'all') {
     const type = recordTypes[c.req.path.split('/')[1] ?? ''] ?? 'record';
@@ -166,6 +181,13 @@ export async function recordResponse<Schema extends z.ZodType>(
   if (request.provenance === 'true') text = await withSources(c, text);
   // The record as the engine holds it, as JSON text not parsed again, with its validators.
   return asJsonAnswer(schema, await recordAnswer(c, text));
+}
+
+/** The id a merged-away id answers with (duplicates across sources), when the server knows of marks. */
+async function keptIdOf(c: AppContext, id: string): Promise<string | undefined> {
+  const type = recordTypes[c.req.path.split('/')[1] ?? ''];
+  const duplicates = c.get('deps').duplicates;
+  return type && duplicates ? duplicates.keptId(type, id) : undefined;
 }
 
 /** The record with `x-sources`: the sources of the store documents that hold it. */

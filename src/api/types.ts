@@ -14,6 +14,7 @@ import type { Understanding } from '../semantic/understanding.ts';
 import type { FeedValidation } from './feed-validation.ts';
 import type { ReindexJobs } from './jobs.ts';
 import type { RecordWrites } from './record-writes.ts';
+import type { Duplicates } from './routes/duplicates.routes.ts';
 
 /** Everything the app needs, passed in once (STYLE.md 2). Tests build it with test values. */
 export type AppDeps = {
@@ -30,6 +31,8 @@ export type AppDeps = {
   validation?: FeedValidation;
   /** Each source's quality (src/ingest/source-quality.ts), for GET /admin/sources. */
   sources?: () => Promise<SourceQualityAnswer[]>;
+  /** Duplicates across sources (src/duplicates), for /admin/duplicates and merged ids' redirects. */
+  duplicates?: Duplicates;
   /** Dump slots; by default built from the configuration's DUMP_* limits. */
   dumps?: Dumps;
   /** Counts searches for the search report (src/search-report); without it nothing is recorded. */

@@ -17,6 +17,8 @@ commands:
                                          and publish that
   publish                                finish publishing what an interrupted import or delete stored
   sources [--json]                       each source's last import, records, freshness and completeness
+  duplicates [--type T] [--json]         records two sources publish under different ids, with the evidence;
+                                         duplicates mark|unmark|marks: serve a pair once, or call it distinct
   check-ids [--fix]                      list stored records whose ids are not in lower case (a store
                                          written by an earlier version); --fix stores them in lower case
   reindex [--rollback]                   rebuild the read indices from hsds-records, swap aliases atomically
@@ -55,6 +57,7 @@ async function main(): Promise<number> {
         publish: () => import('./publish.command.ts'),
         'check-ids': () => import('./check-ids.command.ts'),
         sources: () => import('./sources.command.ts'),
+        duplicates: () => import('./duplicates.command.ts'),
         reindex: () => import('./reindex.command.ts'),
         generate: () => import('./generate.command.ts'),
         postcodes: () => import('./postcodes.command.ts'),

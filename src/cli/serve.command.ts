@@ -3,6 +3,7 @@ import { serve } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { stopEngine } from '../../engine/local-engine.ts';
 import { createApp, createGeocoder, parseTokens, requestLogFields } from '../api/index.ts';
+import { createDuplicates } from '../duplicates/index.ts';
 import { createEngine } from '../engine/index.ts';
 import {
   completeInterruptedWrites,
@@ -100,6 +101,8 @@ export async function serveCommand(options: ServeOptions) {
     writes: createRecordWrites(runtime.engine),
     validation: createFeedValidation({ remote: runtime.config.VALIDATE_REMOTE }),
     sources: () => sourceQuality(runtime.engine),
+    // Marks publish what they change: the runtime's handle, as writes.
+    duplicates: createDuplicates(runtime.engine),
     ...(understanding ? { understanding } : {}),
     webhooks: createWebhookAdmin(runtime.engine, { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS }),
   });

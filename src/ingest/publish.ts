@@ -33,6 +33,7 @@ import {
   recordBuild,
   waitForLease,
 } from '../engine/control.ts';
+import { hideMergedRecords } from '../engine/duplicates.ts';
 import { type Engine, engineCall } from '../engine/engine.ts';
 import { countEachIndex, readAliasTargets, versionPattern } from '../engine/indices.ts';
 import { findDocuments, getRecords, openSnapshot, refreshRecords, type Snapshot } from '../engine/records.ts';
@@ -287,6 +288,9 @@ export async function publishChanges(
     await engineCall('refresh published indices', () =>
       engine.client.indices.refresh({ index: Object.values(targets).join(',') }),
     );
+    // Records an operator marked as duplicates of others are served once: a rebuilt merged-away
+    // record leaves again before anything is counted (src/duplicates).
+    await hideMergedRecords(engine, targets);
     if (live) {
       report.tombstones = await updateTombstones(engine, deleted, written);
       // Before the change log is marked done: a publish killed here is redone, events and all.

@@ -17,6 +17,7 @@ import {
   type UnfinishedImport,
   unfinishedImports,
 } from '../engine/control.ts';
+import { hideMergedRecords } from '../engine/duplicates.ts';
 import type { Engine } from '../engine/engine.ts';
 import { EngineNotFoundError } from '../engine/errors.ts';
 import type { ReadIndexBuild } from '../engine/indices.ts';
@@ -141,6 +142,8 @@ export async function reindex(engine: Engine, options: ReindexOptions = {}): Pro
       await lease.renew();
       const replayStarted = Date.now() - CLOCK_MARGIN_MS;
       await replayChanges(engine, since, build.indices, signal);
+      // Records marked as duplicates of others are served once (src/duplicates): not in the build.
+      await hideMergedRecords(engine, build.indices);
       replayedFrom = replayStarted;
       await lease.renew();
     });

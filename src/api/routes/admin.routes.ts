@@ -10,6 +10,7 @@ import { type ApiToken, requireScope } from '../auth.ts';
 import type { ReindexJob, ReindexJobs } from '../jobs.ts';
 import { ApiProblem, errorResponses, PROBLEM_CONTENT_TYPE, problemSchema } from '../problem.ts';
 import type { App, AppDeps } from '../types.ts';
+import { registerDuplicatesRoutes } from './duplicates.routes.ts';
 import { registerSearchReportRoute } from './search-report.routes.ts';
 import { registerSourcesRoute } from './sources.routes.ts';
 import { registerWebhookRoutes } from './webhooks.routes.ts';
@@ -117,6 +118,8 @@ export function registerAdminRoutes(app: App, tokens: readonly ApiToken[]) {
     '/admin/*',
     requireScope('admin', () => tokens),
   );
+
+  registerDuplicatesRoutes(app);
 
   const jobsOf = (deps: AppDeps): ReindexJobs => {
     if (!deps.jobs) throw new ApiProblem(503, 'reindex jobs are not available in this server');

@@ -1,0 +1,218 @@
+/**
+ * The engine side of duplicates across sources (src/duplicates): marks kept in their own small
+ * index, the served records read for detection with the sources that provide them, and the
+ * merged-away records taken out of the read indices (live, or a build before its swap).
+ */
+import {
+  DUPLICATE_MARKS_INDEX,
+  type DuplicateMarkDocument,
+  duplicateMarksMapping,
+  hideQuery,
+  marksPageBody,
+  mergedMarksBody,
+  servedPageBody,
+  sourcesOfKeysBody,
+} from '../index-mapping/duplicates.query.ts';
+import type { ReadIndex } from '../index-mapping/read-indices.mapping.ts';
+import { type Engine, engineCall } from './engine.ts';
+import { EngineNotFoundError } from './errors.ts';
+import { createSmallIndex } from './layout.ts';
+import { recordsChanged } from './record-cache.ts';
+import { recordsIndex } from './records.ts';
+
+export type { DuplicateDecision, DuplicateMarkDocument } from '../index-mapping/duplicates.query.ts';
+
+const marksIndex = (engine: Engine) => engine.name(DUPLICATE_MARKS_INDEX);
+type Hits<T> = { hits: { hits: { _source: T; sort: unknown[] }[] } };
+
+const ensured = new WeakSet<Engine>();
+async function ensureMarksIndex(engine: Engine): Promise<void> {
+  if (ensured.has(engine)) return;
+  await createSmallIndex(engine, marksIndex(engine), duplicateMarksMapping, 'duplicate marks');
+  ensured.add(engine);
+}
+
+/** Stores a mark (replacing any earlier one of the pair); visible to reads when this returns. */
+export async function putMark(engine: Engine, mark: DuplicateMarkDocument): Promise<void> {
+  await ensureMarksIndex(engine);
+  await engineCall('store a duplicate mark', () =>
+    engine.client.index({ index: marksIndex(engine), id: mark.key, body: mark as never, refresh: true }),
+  );
+}
+
+/** Removes a pair's mark: the mark it was, or undefined when there was none. */
+export async function deleteMark(engine: Engine, key: string): Promise<DuplicateMarkDocument | undefined> {
+  const mark = await getMark(engine, key);
+  if (!mark) return undefined;
+  await engineCall('remove a duplicate mark', () =>
+    engine.client.delete({ index: marksIndex(engine), id: key, refresh: true }),
+  );
+  return mark;
+}
+
+export async function getMark(engine: Engine, key: string): Promise<DuplicateMarkDocument | undefined> {
+  try {
+    const { body } = await engineCall('read a duplicate mark', () =>
+      engine.client.get({ index: marksIndex(engine), id: key }),
+    );
+    return (body as { found?: boolean; _source?: DuplicateMarkDocument }).found
+      ? (body as { _source: DuplicateMarkDocument })._source
+      : undefined;
+  } catch (error) {
+    if (error instanceof EngineNotFoundError) return undefined;
+    throw error;
+  }
+}
+
+/** Every mark, of one type or all (none when no mark was ever made). */
+export async function listMarks(engine: Engine, type?: string): Promise<DuplicateMarkDocument[]> {
+  const marks: DuplicateMarkDocument[] = [];
+  let after: unknown[] | undefined;
+  const size = 2000;
+  try {
+    for (;;) {
+      const { body } = await engineCall('list duplicate marks', () =>
+        engine.client.search({ index: marksIndex(engine), body: marksPageBody(type, size, after) as never }),
+      );
+      const hits = (body as unknown as Hits<DuplicateMarkDocument>).hits.hits;
+      for (const hit of hits) marks.push(hit._source);
+      if (hits.length < size) return marks;
+      after = hits[hits.length - 1]!.sort;
+    }
+  } catch (error) {
+    if (error instanceof EngineNotFoundError) return marks;
+    throw error;
+  }
+}
+
+/**
+ * The id a merged-away id answers with: the kept id of its `same` mark, followed through marks
+ * that merged that one in turn; undefined when the id was not merged away.
+ */
+export async function keptIdFor(engine: Engine, type: string, id: string): Promise<string | undefined> {
+  let current = id;
+  const visited = new Set([id]);
+  for (let hop = 0; hop < 10; hop += 1) {
+    let marks: DuplicateMarkDocument[];
+    try {
+      const { body } = await engineCall('find a merged id', () =>
+        engine.client.search({ index: marksIndex(engine), body: mergedMarksBody(type, [current]) as never }),
+      );
+      marks = (body as unknown as Hits<DuplicateMarkDocument>).hits.hits.map((h) => h._source);
+    } catch (error) {
+      if (error instanceof EngineNotFoundError) return undefined;
+      throw error;
+    }
+    const next = marks[0]?.keep;
+    if (!next || visited.has(next)) break;
+    visited.add(next);
+    current = next;
+  }
+  return current === id ? undefined : current;
+}
+
+/** The read indices a merged-away record of each type is taken out of, and by which field. */
+const HIDDEN_IN: Record<string, [ReadIndex, 'id' | 'service_id'][]> = {
+  service: [
+    ['services', 'id'],
+    ['service_at_locations', 'service_id'],
+  ],
+  organization: [['organizations', 'id']],
+};
+
+/**
+ * Takes the records that `same` marks merged away out of the read indices: the live ones, or
+ * `targets` (a build before its swap, a publish's targets). A merged service goes from services
+ * and its service_at_locations from theirs; a merged organization from organizations. Refreshed
+ * before it returns. How many documents went.
+ */
+export async function hideMergedRecords(
+  engine: Engine,
+  targets?: Partial<Record<ReadIndex, string>>,
+): Promise<number> {
+  const merged = new Map<string, string[]>();
+  for (const mark of await listMarks(engine)) {
+    if (mark.decision !== 'same' || !mark.merged) continue;
+    merged.set(mark.type, [...(merged.get(mark.type) ?? []), mark.merged]);
+  }
+  let deleted = 0;
+  for (const [type, ids] of merged) {
+    for (const [kind, field] of HIDDEN_IN[type] ?? []) {
+      const index = targets?.[kind] ?? engine.name(kind);
+      const { body } = await engineCall(`hide merged records in ${kind}`, () =>
+        engine.client.deleteByQuery({
+          index,
+          body: { query: hideQuery(field, ids) },
+          refresh: true,
+          conflicts: 'proceed',
+        } as never),
+      );
+      deleted += (body as { deleted?: number }).deleted ?? 0;
+    }
+  }
+  // Records read by id in this process may have been cached before they were hidden.
+  if (deleted > 0) recordsChanged();
+  return deleted;
+}
+
+/**
+ * Every record a read index serves (the `record` of each document), page by page in id order;
+ * nothing when the index does not exist.
+ */
+export async function* scanServedRecords(
+  engine: Engine,
+  index: ReadIndex,
+  pageSize = 500,
+): AsyncGenerator<Record<string, unknown>[]> {
+  let after: unknown[] | undefined;
+  for (;;) {
+    let hits: { _source: { record?: Record<string, unknown> }; sort: unknown[] }[];
+    try {
+      const { body } = await engineCall(`read ${index} for duplicates`, () =>
+        engine.client.search(
+          { index: engine.name(index), body: servedPageBody(pageSize, after) as never },
+          { requestTimeout: Math.max(engine.settings.requestTimeoutMs, 60_000) },
+        ),
+      );
+      hits = (body as unknown as Hits<{ record?: Record<string, unknown> }>).hits.hits;
+    } catch (error) {
+      if (error instanceof EngineNotFoundError) return;
+      throw error;
+    }
+    const records = hits.map((h) => h._source.record).filter((r): r is Record<string, unknown> => !!r);
+    if (records.length > 0) yield records;
+    if (hits.length < pageSize) return;
+    after = hits[hits.length - 1]!.sort;
+  }
+}
+
+/** The sources whose store documents hold each of the keys (`type:id`), in name order. */
+export async function sourcesOfKeys(engine: Engine, keys: readonly string[]): Promise<Map<string, string[]>> {
+  const wanted = new Set(keys);
+  const found = new Map<string, Set<string>>();
+  const size = 2000;
+  for (let i = 0; i < keys.length; i += 1000) {
+    const chunk = keys.slice(i, i + 1000);
+    let after: unknown[] | undefined;
+    for (;;) {
+      const { body } = await engineCall('read the sources of records', () =>
+        engine.client.search({
+          index: recordsIndex(engine),
+          body: sourcesOfKeysBody(chunk, size, after) as never,
+        }),
+      );
+      const hits = (body as unknown as Hits<{ keys: string[]; source: string }>).hits.hits;
+      for (const { _source: doc } of hits) {
+        for (const key of doc.keys) {
+          if (!wanted.has(key)) continue;
+          const set = found.get(key) ?? new Set<string>();
+          set.add(doc.source);
+          found.set(key, set);
+        }
+      }
+      if (hits.length < size) break;
+      after = hits[hits.length - 1]!.sort;
+    }
+  }
+  return new Map([...found].map(([key, set]) => [key, [...set].sort()]));
+}
