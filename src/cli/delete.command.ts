@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isRecordType } from '../hsds/index.ts';
+import { parseRecordKey } from '../index-mapping/ids.ts';
 import {
   deleteRecords,
   deleteSource,
@@ -65,7 +66,7 @@ export async function run(args: string[]): Promise<number> {
     for (const ref of result.missing) console.error(`${ref.type} ${ref.id}: not in the records store`);
     const byType = new Map<string, number>();
     for (const key of result.keys) {
-      const t = key.slice(0, key.indexOf(':'));
+      const t = parseRecordKey(key).type;
       byType.set(t, (byType.get(t) ?? 0) + 1);
     }
     const what = [...byType].map(([t, n]) => `${n} ${t}`).join(', ');

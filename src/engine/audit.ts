@@ -8,6 +8,7 @@
  * `GET /{resource}/{id}?audit=last|all` (src/api/record-route.ts), in pages (readAudit).
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { parseRecordKey, recordKey } from '../index-mapping/ids.ts';
 import { createBulkWriter } from './bulk.ts';
 import { type Engine, engineCall, maintenanceRequest } from './engine.ts';
 import { EngineNotFoundError } from './errors.ts';
@@ -75,7 +76,7 @@ export type FieldChange = {
 export const AUDIT_DETAIL_MAX = 20;
 
 const keyOf = (change: { resource_type: string; resource_id: string }) =>
-  `${change.resource_type}:${change.resource_id}`;
+  recordKey(change.resource_type, change.resource_id);
 
 /**
  * The changes of one write addressed to `target` (`type:id`) as the trail records them: the
@@ -100,7 +101,7 @@ export function summariseChanges(target: string, changes: readonly FieldChange[]
     [...actionsByType].filter(([, records]) => records.size > AUDIT_DETAIL_MAX).map(([t]) => t),
   );
   if (summed.size === 0) return [...changes];
-  const at = target.indexOf(':');
+  const addressed = parseRecordKey(target);
   const out = changes.filter((change) => keyOf(change) === target || !summed.has(change.resource_type));
   for (const type of summed) {
     const counts = { create: 0, update: 0, delete: 0 };
@@ -109,8 +110,8 @@ export function summariseChanges(target: string, changes: readonly FieldChange[]
       .filter((action) => counts[action] > 0)
       .map((action) => `${counts[action]} ${action}d`);
     out.push({
-      resource_type: target.slice(0, at),
-      resource_id: target.slice(at + 1),
+      resource_type: addressed.type,
+      resource_id: addressed.id,
       action:
         parts.length === 1
           ? counts.create > 0
@@ -247,7 +248,7 @@ export async function readAudit(
   const ofRecord = {
     bool: {
       should: [
-        { term: { target: `${type}:${id}` } },
+        { term: { target: recordKey(type, id) } },
         { bool: { filter: [{ term: { resource_type: type } }, { term: { resource_id: id } }] } },
       ],
       minimum_should_match: 1,

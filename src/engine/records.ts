@@ -41,6 +41,7 @@ import { type Engine, engineCall, maintenanceRequest } from './engine.ts';
 import { EngineNotFoundError, EngineRequestError } from './errors.ts';
 import { flushIndices } from './indices.ts';
 import { indexLayout } from './layout.ts';
+import { closePointInTime, openPointInTime } from './point-in-time.ts';
 
 export const recordsIndex = (engine: Engine) => engine.name(RECORDS_INDEX);
 
@@ -145,18 +146,8 @@ export type Snapshot = { pitId: string; close(): Promise<void> };
 
 /** Opens a point-in-time over the records store: every read through it sees the same records. */
 export async function openSnapshot(engine: Engine, keepAlive = '10m'): Promise<Snapshot> {
-  const { body } = await engineCall('open point in time', () =>
-    engine.client.createPit({ index: [recordsIndex(engine)], keep_alive: keepAlive }),
-  );
-  const pitId = (body as { pit_id: string }).pit_id;
-  return {
-    pitId,
-    close: async () => {
-      await engineCall('close point in time', () =>
-        engine.client.deletePit({ body: { pit_id: [pitId] } } as never),
-      ).catch(() => {});
-    },
-  };
+  const pitId = await openPointInTime(engine, [recordsIndex(engine)], keepAlive);
+  return { pitId, close: () => closePointInTime(engine, pitId) };
 }
 
 type Hit = { _source: StoreDocument; sort: unknown[] };

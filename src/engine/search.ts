@@ -18,6 +18,7 @@ import { partitionStream, RESULT_WINDOW, type SearchRequest } from '../index-map
 import { STORED_LIST_ITEMS, storesListItems } from '../index-mapping/sources.query.ts';
 import { type Engine, engineCall } from './engine.ts';
 import { EngineNotFoundError, translateEngineError } from './errors.ts';
+import { closePointInTime, openPointInTime } from './point-in-time.ts';
 import { sliceGetRecord, sliceMgetRecords, sliceSearchHits } from './raw-json.ts';
 import { cachedRecordText } from './record-cache.ts';
 
@@ -204,12 +205,8 @@ export async function searchPage(
 
 /** Opens a point in time on an index; null when the index does not exist. */
 async function openPit(engine: Engine, request: SearchRequest, keepAlive: string): Promise<string | null> {
-  const open = async (indices: string[]) => {
-    const { body } = await engineCall(`open point in time on ${request.index}`, () =>
-      engine.client.createPit({ index: indices, keep_alive: keepAlive }),
-    );
-    return body.pit_id;
-  };
+  const open = (indices: string[]) =>
+    openPointInTime(engine, indices, keepAlive, `open point in time on ${request.index}`);
   try {
     return await open(indexNames(engine, request));
   } catch (error) {
@@ -225,17 +222,7 @@ async function openPit(engine: Engine, request: SearchRequest, keepAlive: string
   }
 }
 
-async function closePit(engine: Engine, pitId: string): Promise<void> {
-  try {
-    await engine.client.deletePit({ body: { pit_id: [pitId] } });
-  } catch (error) {
-    // The point in time expires by itself after its keep-alive; a failed release only costs that.
-    engine.logger.warn(
-      { err: error instanceof Error ? error.message : error },
-      'could not release a point in time',
-    );
-  }
-}
+const closePit = closePointInTime;
 
 // Renewed by every request in the point in time, so it only needs to span the gap between two: a
 // point in time this process fails to release (it crashed) is gone from the engine's budget soon.

@@ -15,3 +15,16 @@ export function caseVariants(id: string): string[] {
 
 /** The id as the store holds it: lower case. */
 export const storedId = (id: string): string => id.toLowerCase();
+
+/**
+ * The key a record is stored, logged and published under: its table and its id, `type:id`. The
+ * only place a key is built (recordKey) and taken apart (parseRecordKey): an id may hold `:`, a
+ * table never does.
+ */
+export const recordKey = (type: string, id: string): string => `${type}:${id}`;
+
+/** A record key's table and id (recordKey's inverse). */
+export function parseRecordKey(key: string): { type: string; id: string } {
+  const at = key.indexOf(':');
+  return { type: key.slice(0, at), id: key.slice(at + 1) };
+}

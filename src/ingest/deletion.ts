@@ -18,8 +18,8 @@
  * the records that carry a term).
  */
 import type { Engine } from '../engine/engine.ts';
-import { engineCall } from '../engine/engine.ts';
 import { findDocuments, getRecords } from '../engine/records.ts';
+import { lookupServed } from '../engine/served.ts';
 import type { RecordType } from '../hsds/index.ts';
 import { F } from '../index-mapping/fields.ts';
 import { caseVariants } from '../index-mapping/ids.ts';
@@ -29,33 +29,13 @@ import { hasAttributes, hasMetadata, type ParentLink, parentLinksOf, recordKey }
 export type RecordRef = { type: string; id: string };
 
 /** Terms on `field` in a served index: the ids (and, when asked, another field) of what matches. */
-async function servedMatching(
+const servedMatching = (
   engine: Engine,
   alias: string,
   field: string,
   values: readonly string[],
   source: readonly string[] = [F.id],
-): Promise<Record<string, unknown>[]> {
-  if (values.length === 0) return [];
-  try {
-    const { body } = await engineCall(`find ${alias} by ${field}`, () =>
-      engine.client.search({
-        index: engine.name(alias),
-        body: {
-          size: 10_000,
-          _source: [...source],
-          query: { bool: { filter: [{ terms: { [field]: values } }] } },
-        },
-      } as never),
-    );
-    return (body as { hits: { hits: { _source: Record<string, unknown> }[] } }).hits.hits.map(
-      (h) => h._source,
-    );
-  } catch {
-    // Nothing published yet: nothing served refers to anything.
-    return [];
-  }
-}
+) => lookupServed(engine, alias, field, values, source);
 
 /**
  * Of `records`, those every parent of which is among `keys` (`type:id`): what goes when the records

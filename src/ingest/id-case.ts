@@ -27,7 +27,7 @@ import {
   scanStore,
 } from '../engine/records.ts';
 import type { RecordType } from '../hsds/index.ts';
-import { storedId } from '../index-mapping/ids.ts';
+import { parseRecordKey, storedId } from '../index-mapping/ids.ts';
 import {
   type RecordStoreDocument,
   toRecordStoreDocument,
@@ -109,8 +109,7 @@ async function scan(
   for (const f of found) runs.set(f.key, f.run);
   const byId = new Map<string, string[]>();
   for (const key of runs.keys()) {
-    const [type, id] = [key.slice(0, key.indexOf(':')), key.slice(key.indexOf(':') + 1)];
-    const lower = lowerKey({ type, id });
+    const lower = lowerKey(parseRecordKey(key));
     byId.set(lower, [...(byId.get(lower) ?? []), key]);
   }
   for (const f of found) f.collidesWith = byId.get(lowerKey(f))!.filter((key) => key !== f.key);

@@ -10,6 +10,7 @@
  * `attributes` and `metadata` hang off every record by `link_id` / `resource_id`.
  */
 import { isRecordType, type RecordType } from '../hsds/index.ts';
+import { recordKey } from '../index-mapping/ids.ts';
 
 export type ChildLink = { key: string; type: RecordType; field: string };
 export type Reference = { key: string; type: RecordType; field: string };
@@ -182,7 +183,8 @@ export function asRecordType(name: string): RecordType | undefined {
 }
 
 /** The key of a record in the records store: type and id (ids are unique per table, not across). */
-export const recordKey = (type: string, id: string) => `${type}:${id}`;
+// Record keys are built and taken apart in index-mapping/ids.ts; re-exported for ingest's modules.
+export { recordKey };
 
 /**
  * Fields that place a record under its parents. A record met under several parents (a phone of a

@@ -10,7 +10,7 @@ import type { Engine } from '../engine/engine.ts';
 import { flushRecords, getRecords, refreshRecords, removeRecords } from '../engine/records.ts';
 import { updateTombstones } from '../engine/tombstones.ts';
 import { syncTaxonomyVocabulary } from '../engine/vocabulary.ts';
-import { caseVariants } from '../index-mapping/ids.ts';
+import { caseVariants, parseRecordKey } from '../index-mapping/ids.ts';
 import { ChangeSet } from './changes.ts';
 import { deletionClosure, type RecordRef } from './deletion.ts';
 import { type ImportOptions, type ImportResult, importSource } from './import.ts';
@@ -146,9 +146,7 @@ export async function publishOrReindex(
   // The change feed still learns what went.
   if (changes.keys.size > 0) {
     const stored = await getRecords(engine, [...changes.keys]);
-    const gone = [...changes.keys]
-      .filter((key) => !stored.has(key))
-      .map((key) => ({ type: key.slice(0, key.indexOf(':')), id: key.slice(key.indexOf(':') + 1) }));
+    const gone = [...changes.keys].filter((key) => !stored.has(key)).map(parseRecordKey);
     await updateTombstones(engine, gone, []);
   }
   await changes.published();

@@ -34,9 +34,10 @@ import {
   waitForLease,
 } from '../engine/control.ts';
 import { hideMergedRecords } from '../engine/duplicates.ts';
-import { type Engine, engineCall } from '../engine/engine.ts';
+import type { Engine } from '../engine/engine.ts';
 import { countEachIndex, readAliasTargets, versionPattern } from '../engine/indices.ts';
 import { findDocuments, getRecords, openSnapshot, refreshRecords, type Snapshot } from '../engine/records.ts';
+import { findServedDocuments, readMappedFields, refreshIndices } from '../engine/served.ts';
 import {
   DEFAULT_TOMBSTONE_RETENTION_DAYS,
   ensureTombstonesIndex,
@@ -46,6 +47,7 @@ import {
 import { countWebhooks, recordWebhookEvents } from '../engine/webhooks.ts';
 import type { OrganizationNested, ServiceFull, TaxonomyFull, TaxonomyTermFull } from '../hsds/index.ts';
 import { F } from '../index-mapping/fields.ts';
+import { parseRecordKey } from '../index-mapping/ids.ts';
 import { toOrganizationDocument } from '../index-mapping/organization.document.ts';
 import { READ_INDICES, type ReadIndex } from '../index-mapping/read-indices.mapping.ts';
 import type { RecordStoreDocument } from '../index-mapping/record-store.document.ts';
@@ -101,8 +103,8 @@ export class PublishNeedsReindexError extends Error {
   override readonly name = 'PublishNeedsReindexError';
 }
 
-const typeOf = (key: string) => key.slice(0, key.indexOf(':'));
-const idOf = (key: string) => key.slice(key.indexOf(':') + 1);
+const typeOf = (key: string) => parseRecordKey(key).type;
+const idOf = (key: string) => parseRecordKey(key).id;
 const chunks = <T>(list: readonly T[], size: number): T[][] => {
   const out: T[][] = [];
   for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
@@ -116,11 +118,8 @@ async function liveTargets(engine: Engine): Promise<Record<ReadIndex, string>> {
   const missing = READ_INDICES.filter((kind) => !current[kind]);
   if (missing.length > 0) throw new PublishNeedsReindexError(`nothing is served for ${missing.join(', ')}`);
   const targets = current as Record<ReadIndex, string>;
-  const { body } = await engineCall('read served mappings', () =>
-    engine.client.indices.getMapping({ index: [targets.services, targets.service_at_locations] }),
-  );
-  const propertiesOf = (index: string): object =>
-    (body as Record<string, { mappings?: { properties?: object } }>)[index]?.mappings?.properties ?? {};
+  const mapped = await readMappedFields(engine, [targets.services, targets.service_at_locations]);
+  const propertiesOf = (index: string): object => mapped[index] ?? {};
   // Documents written now carry these, which a strict mapping without them refuses.
   const sinceOpening = [F.opening, F.languages, F.languageCodes, F.free, F.accessibility];
   const lacking = [
@@ -139,43 +138,8 @@ async function liveTargets(engine: Engine): Promise<Record<ReadIndex, string>> {
   return targets;
 }
 
-/**
- * Documents of `index` whose `field` holds any of `values`, with the `fields` asked for, page by
- * page in id order.
- */
-async function matching(
-  engine: Engine,
-  index: string,
-  field: string,
-  values: readonly string[],
-  fields: readonly string[],
-): Promise<Record<string, unknown>[]> {
-  const found: Record<string, unknown>[] = [];
-  for (const chunk of chunks(values, 8000)) {
-    let after: unknown[] | undefined;
-    for (;;) {
-      const { body } = await engineCall(`find documents in ${index}`, () =>
-        engine.client.search({
-          index,
-          body: {
-            size: 5000,
-            _source: [...fields],
-            query: { bool: { filter: [{ terms: { [field]: chunk } }] } },
-            sort: [{ [F.id]: 'asc' }],
-            track_total_hits: false,
-            ...(after ? { search_after: after } : {}),
-          },
-        } as never),
-      );
-      const hits = (body as { hits: { hits: { _source: Record<string, unknown>; sort: unknown[] }[] } }).hits
-        .hits;
-      for (const hit of hits) found.push(hit._source);
-      if (hits.length < 5000) break;
-      after = hits[hits.length - 1]!.sort;
-    }
-  }
-  return found;
-}
+/** Documents of `index` whose `field` holds any of `values`, with the `fields` asked for. */
+const matching = findServedDocuments;
 
 /** What to rebuild: the served documents that show a changed record, and where it sits now. */
 async function affected(engine: Engine, targets: Record<ReadIndex, string>, keys: readonly string[]) {
@@ -285,9 +249,7 @@ export async function publishChanges(
     // What webhook targets hear of (src/webhooks): only worked out when some target is registered.
     const changes: RecordChange[] | undefined = live && (await countWebhooks(engine)) > 0 ? [] : undefined;
     const { deleted, written } = await rebuild(engine, targets, work, report, options, changes);
-    await engineCall('refresh published indices', () =>
-      engine.client.indices.refresh({ index: Object.values(targets).join(',') }),
-    );
+    await refreshIndices(engine, Object.values(targets), 'refresh published indices');
     // Records an operator marked as duplicates of others are served once: a rebuilt merged-away
     // record leaves again before anything is counted (src/duplicates).
     await hideMergedRecords(engine, targets);
@@ -397,7 +359,7 @@ async function rebuild(
       readBefore,
     );
     await writer.flush();
-    await engineCall('refresh services', () => engine.client.indices.refresh({ index: targets.services }));
+    await refreshIndices(engine, [targets.services], 'refresh services');
     for (const batch of chunks([...work.organizations], batchSize)) {
       await readBefore('organizations', 'organization', batch);
       const nested = await nestedRecords<OrganizationNested>(context, 'organization', batch);

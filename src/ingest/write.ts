@@ -26,6 +26,7 @@
  * publishes): its wait for both is bounded (WRITE_QUEUE_WAIT_MS), and a write that gives up has
  * written nothing.
  */
+import { randomUUID } from 'node:crypto';
 import { type AuditMetadata, appendAudit, type FieldChange } from '../engine/audit.ts';
 import { createBulkWriter } from '../engine/bulk.ts';
 import {
@@ -37,7 +38,6 @@ import {
   recordAuditIntent,
   waitForLease,
 } from '../engine/control.ts';
-import { randomUUID } from 'node:crypto';
 import type { Engine } from '../engine/engine.ts';
 import {
   ensureRecordsIndex,
@@ -48,7 +48,7 @@ import {
   removeRecords,
 } from '../engine/records.ts';
 import type { RecordType } from '../hsds/index.ts';
-import { caseVariants, storedId } from '../index-mapping/ids.ts';
+import { caseVariants, parseRecordKey, storedId } from '../index-mapping/ids.ts';
 import { type RecordStoreDocument, unpackDocument } from '../index-mapping/record-store.document.ts';
 import { deletionClosure, nestingOnlyUnder } from './deletion.ts';
 import { flattenNested, type Issue } from './flatten.ts';
@@ -404,8 +404,8 @@ export function fieldChanges(
 ): FieldChange[] {
   const out: FieldChange[] = [];
   for (const key of new Set([...before.keys(), ...after.keys()])) {
-    const at = key.indexOf(':');
-    const resource = { resource_type: key.slice(0, at), resource_id: key.slice(at + 1) };
+    const { type, id } = parseRecordKey(key);
+    const resource = { resource_type: type, resource_id: id };
     const old = before.get(key);
     const now = after.get(key);
     const action = !old ? 'create' : !now ? 'delete' : 'update';

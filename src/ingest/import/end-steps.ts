@@ -15,6 +15,7 @@ import {
   removeRecords,
   scanStaleDocuments,
 } from '../../engine/records.ts';
+import { parseRecordKey } from '../../index-mapping/ids.ts';
 import {
   keyOfHashEntry,
   toRecordStoreDocument,
@@ -37,7 +38,7 @@ export async function reportRefused(
     const key = failure.id.startsWith('item:')
       ? failure.id.slice(failure.id.indexOf(':', 'item:'.length) + 1)
       : failure.id;
-    const [type, id] = [key.slice(0, key.indexOf(':')), key.slice(key.indexOf(':') + 1)];
+    const { type, id } = parseRecordKey(key);
     log.summary.records -= 1;
     log.typeCounts(type).imported -= 1;
     log.rejected(type, id);
