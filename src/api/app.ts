@@ -1,5 +1,5 @@
 /**
- * createApp(deps): the whole HTTP API as a Hono app, with no side effects (STYLE.md 1). The server
+ * createApp(deps): the whole HTTP API as a Hono app, with no side effects (docs/style.md 1). The server
  * (src/cli/serve.command.ts) reads configuration, builds the dependencies and serves it; tests call
  * `app.request(...)` on an app built with test dependencies.
  */
@@ -39,7 +39,7 @@ const targetToIn: Record<string, ParameterError['in']> = {
   header: 'header',
 };
 
-/** One place formats validation failures: a 400 naming every bad parameter (STYLE.md 13). */
+/** One place formats validation failures: a 400 naming every bad parameter (docs/style.md 13). */
 export function createRouter(): App {
   return new OpenAPIHono<AppEnv>({
     defaultHook: (result, c) => {

@@ -95,7 +95,7 @@ export function explorePolicy(config: Config): string {
 }
 
 export function registerExplore(app: App, config: Config) {
-  // Built on first request: createApp does no I/O (STYLE.md 1).
+  // Built on first request: createApp does no I/O (docs/style.md 1).
   let assets: Map<string, Asset> | undefined;
   const cache = new Map<string, Promise<Buffer>>();
   const read = (file: string) => {

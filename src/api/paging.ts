@@ -1,5 +1,5 @@
 /**
- * The HSDS Page around every list (DESIGN.md section 5): `first_page` only on page 1, `last_page`
+ * The HSDS Page around every list (the HSDS API reference's Page): `first_page` only on page 1, `last_page`
  * on the last page and on any page past it (a client looping `until last_page` stops), `empty` when
  * `contents` is empty, `size` equal to the number of items in `contents`, every page but the last
  * full. An empty result has zero pages; its page 1 is both first and last.

@@ -16,7 +16,7 @@ import type { ReindexJobs } from './jobs.ts';
 import type { RecordWrites } from './record-writes.ts';
 import type { Duplicates } from './routes/duplicates.routes.ts';
 
-/** Everything the app needs, passed in once (STYLE.md 2). Tests build it with test values. */
+/** Everything the app needs, passed in once (docs/style.md 2). Tests build it with test values. */
 export type AppDeps = {
   config: Config;
   engine: Engine;

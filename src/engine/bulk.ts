@@ -1,7 +1,7 @@
 /**
  * A bulk writer: documents go in one at a time, requests of a bounded size go out with a bounded
- * number in flight, so memory stays flat however many documents pass through (STYLE.md: bulk
- * helpers with a drop callback). Items the engine rejects for a reason of their own (a mapping
+ * number in flight, so memory stays flat however many documents pass through (as the
+ * official clients' bulk helpers, with a drop callback). Items the engine rejects for a reason of their own (a mapping
  * error) are dropped and reported; items refused because the engine is busy (429) are retried.
  */
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -1,5 +1,5 @@
 /**
- * Engine errors, translated once (STYLE.md 12). Callers see these three types; engine error bodies
+ * Engine errors, translated once (docs/style.md 12). Callers see these three types; engine error bodies
  * never reach clients.
  */
 import { errors } from '@opensearch-project/opensearch';

@@ -1,5 +1,5 @@
 /**
- * Coverage as the engine can test it fast: grid cells inside it, and its edge (DESIGN.md section 5).
+ * Coverage as the engine can test it fast: grid cells inside it, and its edge (docs/architecture.md, "A search").
  *
  * A `postcode` search keeps the results whose coverage contains the point. Asked of the whole
  * coverage as a `geo_shape`, the engine walks every triangle whose bounds hold the point, and a

@@ -1,6 +1,6 @@
 /**
  * Field paths of the read indices, shared by the mappings, the document builders and the query
- * builders (STYLE.md 8). Change a name here and everything follows.
+ * builders (docs/style.md 8). Change a name here and everything follows.
  */
 export const F = {
   id: 'id',

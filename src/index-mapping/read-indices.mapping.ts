@@ -1,5 +1,5 @@
 /**
- * Hand-written mappings of the read indices (STYLE.md 7). `dynamic: strict` makes a document
+ * Hand-written mappings of the read indices (docs/style.md 7). `dynamic: strict` makes a document
  * builder that emits an unmapped field fail loudly at index time rather than grow the mapping.
  */
 

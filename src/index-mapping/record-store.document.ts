@@ -1,5 +1,5 @@
 /**
- * The records store, `${prefix}-records` (DESIGN.md section 3): every HSDS record flat, the source
+ * The records store, `${prefix}-records` (docs/architecture.md): every HSDS record flat, the source
  * of truth the read indices are rebuilt from. Not served by the API.
  *
  * A record is a flat HSDS record with the ids of the records it nests under (`parent_ids`), keyed

@@ -1,7 +1,7 @@
 /**
  * The shape of a read-index search and the pieces every resource's builder shares: how a query is
  * composed from a text part and filters, how results are sorted, and which page window is asked
- * for. Builders are pure: typed parameters in, a request body out (STYLE.md 10).
+ * for. Builders are pure: typed parameters in, a request body out (docs/style.md 10).
  */
 import { F } from './fields.ts';
 import type { ReadIndex } from './read-indices.mapping.ts';

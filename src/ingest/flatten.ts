@@ -1,7 +1,7 @@
 /**
  * Normalisation, the pure stage of import: one source item (a nested service, an organization with
  * its services, a taxonomy term, or a tabular row) in; flat, validated records and typed issues
- * out. No I/O: sources feed it, the records writer takes what it returns (STYLE.md 15).
+ * out. No I/O: sources feed it, the records writer takes what it returns (docs/style.md 16).
  *
  * Rules:
  * - `null` is read as "no value" (many HSDS APIs emit nulls the schemas do not allow);

@@ -1,5 +1,5 @@
 /**
- * One real engine for the whole integration run (STYLE.md 17):
+ * One real engine for the whole integration run (docs/style.md 20):
  *   1. OPENSEARCH_URL, when set;
  *   2. else @testcontainers/opensearch, when a Docker engine answers;
  *   3. else the local JVM engine (engine/), started for the run and stopped after.

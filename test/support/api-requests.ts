@@ -1,6 +1,6 @@
 /**
  * Requests to an app under test, and the checks every list response must pass: the Page rules of
- * DESIGN.md section 5 and the official HSDS schemas.
+ * src/api/paging.ts and the official HSDS schemas.
  */
 import { expect } from 'vitest';
 import type { PageEnvelope } from '../../src/api/paging.ts';

@@ -1,7 +1,7 @@
 /**
  * Loads nested HSDS fixtures into the read indices of a test engine, through the same document
  * builders and writer the reindex uses. Every fixture is validated by the HSDS schemas first, so
- * fixtures cannot rot (STYLE.md 18).
+ * fixtures cannot rot (docs/style.md 21).
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * The conformance summary of a remote HSDS API: its endpoints checked against the HSDS 3.1 API
- * reference (`docs/hsds/api_reference.md`): `/`, `/services` and `/services/{id}` are REQUIRED; the
+ * reference (https://docs.openreferral.org/en/latest/hsds/api_reference.html): `/`, `/services` and `/services/{id}` are REQUIRED; the
  * lists of organizations, service-at-locations, taxonomies and terms and their `{id}` routes are
  * OPTIONAL; `format=ndjson` (a whole-list dump, this API's and others') is checked when offered.
  * A list must answer a Page (`total_items`, `total_pages`, `page_number`, `size`, `first_page`,

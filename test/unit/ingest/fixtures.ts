@@ -11,7 +11,7 @@ import { generateDataset } from '../../../src/synthetic/generate.ts';
 const examples = new URL('../../fixtures/hsds/examples/', import.meta.url);
 const read = (name: string): unknown => JSON.parse(readFileSync(new URL(name, examples), 'utf8'));
 
-/** The official examples, validated by the schemas the code uses (STYLE.md 18). */
+/** The official examples, validated by the schemas the code uses (docs/style.md 21). */
 export const officialService = (): ServiceFull => serviceFullSchema.parse(read('service_full.json'));
 export const officialOrganization = () => organizationFullSchema.parse(read('organization_full.json'));
 export const officialTaxonomy = () => taxonomyFullSchema.parse(read('taxonomy.json'));
