@@ -72,11 +72,15 @@ export function firstPhone(...records) {
   return undefined;
 }
 
-/** The schedules that apply: a service-at-location's own, else the service's, else the location's. */
+/**
+ * The schedules that apply: a service-at-location's own, else the service's (its HSDS 3.3
+ * `operating_hours` when it has no `schedules`), else the location's.
+ */
 export function schedulesOf(serviceAtLocation) {
   for (const list of [
     serviceAtLocation?.schedules,
     serviceAtLocation?.service?.schedules,
+    serviceAtLocation?.service?.operating_hours,
     serviceAtLocation?.location?.schedules,
   ]) {
     if (list && list.length > 0) return list;

@@ -10,6 +10,7 @@ import {
   formatCost,
   formatDistance,
   linkHref,
+  schedulesOf,
   servedAreas,
   summariseOpening,
   telHref,
@@ -123,6 +124,26 @@ describe('weekTable', () => {
   it('is empty without schedules', () => {
     expect(weekTable([]).empty).toBe(true);
     expect(weekTable(undefined).empty).toBe(true);
+  });
+});
+
+describe('schedulesOf', () => {
+  it("takes a place's own schedules, else the service's, its 3.3 operating_hours, else the location's", () => {
+    const own = [weekly('MO', '09:00', '12:00')];
+    const service = [weekly('TU', '09:00', '12:00')];
+    const hours = [weekly('WE', '09:00', '12:00')];
+    const location = [weekly('TH', '09:00', '12:00')];
+    expect(
+      schedulesOf({ schedules: own, service: { schedules: service }, location: { schedules: location } }),
+    ).toBe(own);
+    expect(schedulesOf({ schedules: [], service: { schedules: service, operating_hours: hours } })).toBe(
+      service,
+    );
+    expect(schedulesOf({ service: { operating_hours: hours }, location: { schedules: location } })).toBe(
+      hours,
+    );
+    expect(schedulesOf({ service: {}, location: { schedules: location } })).toBe(location);
+    expect(schedulesOf({})).toEqual([]);
   });
 });
 
