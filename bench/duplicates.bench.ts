@@ -6,13 +6,12 @@
  * (toCandidate, then detectDuplicates: blocking and scoring), without an engine: what is measured
  * is the matching, not the reading of the served records.
  *
- * Prints the counts and writes them as JSON to bench/results/. Options: --services N (synthetic services in source a; 3000), --duplicates N (600),
+ * Options: --services N (synthetic services in source a; 3000), --duplicates N (600),
  * --look-alikes N (600), --seed S, --threshold T (the default threshold), --json.
  */
 import { parseArgs } from 'node:util';
 import { DEFAULT_THRESHOLD, detectDuplicates, pairKey, toCandidate } from '../src/duplicates/index.ts';
 import { buildDuplicateSet } from './lib/duplicate-set.ts';
-import { writeResults } from './lib/results.ts';
 
 const { values } = parseArgs({
   options: {
@@ -81,7 +80,6 @@ const result = {
   detect_ms: detectMs,
 };
 
-const file = writeResults('duplicates', result);
 if (values.json) {
   console.log(JSON.stringify(result, null, 2));
 } else {
@@ -95,7 +93,6 @@ if (values.json) {
   console.log(
     `compared ${report.compared} pairs (${report.skippedBlocks} blocks too common to use) in ${detectMs} ms`,
   );
-  console.log(`results: ${file}`);
   const byId = new Map(candidates.map((c) => [c.id, c]));
   for (const pair of falsePositives.slice(0, 5)) {
     console.log(`  false: ${pair.score} ${pair.records.map((r) => r.name).join(' | ')}`);

@@ -78,9 +78,7 @@ export async function deliverEvent(
     await checkRemoteUrl(target.url, options.allowPrivate ? 'any' : 'public');
     const payload = JSON.stringify(toEventBody(event, baseUrl));
     const id = eventMessageId(event);
-    // One instant for the header and the signature (two clocks reads could straddle a second).
-    const timestamp = new Date(Math.floor(now() / 1000) * 1000);
-    const signature = new Webhook(target.secret).sign(id, timestamp, payload);
+    const signature = new Webhook(target.secret).sign(id, new Date(now()), payload);
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const response = await (options.fetch ?? fetch)(target.url, {
       method: 'POST',
@@ -88,7 +86,7 @@ export async function deliverEvent(
         'content-type': 'application/json',
         'user-agent': 'hsds-api-webhooks',
         'webhook-id': id,
-        'webhook-timestamp': String(timestamp.getTime() / 1000),
+        'webhook-timestamp': String(Math.floor(now() / 1000)),
         'webhook-signature': signature,
       },
       body: payload,

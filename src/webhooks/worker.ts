@@ -22,7 +22,6 @@ import type { Logger } from 'pino';
 import { acquireLease, type Lease, LeaseHeldError } from '../engine/control.ts';
 import type { Engine } from '../engine/engine.ts';
 import {
-  getWebhook,
   listWebhooks,
   nextEvents,
   pruneWebhookLog,
@@ -142,12 +141,8 @@ export function startWebhookDelivery(engine: Engine, settings: WebhookDeliverySe
   }
 
   /** Delivers a target's pending events in order until none is left, one fails, or it is stopped. */
-  async function drain(listed: WebhookTarget, signal: AbortSignal): Promise<void> {
-    // The list is a search, a moment behind the last cursor written: read the target by id.
-    const current = await getWebhook(engine, listed.id);
-    if (current?.state !== 'active') return;
-    if (current.next_attempt_at && Date.parse(current.next_attempt_at) > Date.now()) return;
-    let target = current;
+  async function drain(start: WebhookTarget, signal: AbortSignal): Promise<void> {
+    let target = start;
     for (;;) {
       const events = await nextEvents(engine, target.filter, target.cursor, BATCH);
       if (events.length === 0) return;
