@@ -22,6 +22,7 @@ import type { Logger } from 'pino';
 import { acquireLease, type Lease, LeaseHeldError } from '../engine/control.ts';
 import type { Engine } from '../engine/engine.ts';
 import {
+  getWebhook,
   listWebhooks,
   nextEvents,
   pruneWebhookLog,
@@ -79,6 +80,7 @@ export function startWebhookDelivery(engine: Engine, settings: WebhookDeliverySe
   let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<void> | undefined;
   let lastPruned = 0;
+  let failedTicks = 0;
 
   const schedule = (ms: number) => {
     if (stopping.signal.aborted) return;
@@ -133,16 +135,24 @@ export function startWebhookDelivery(engine: Engine, settings: WebhookDeliverySe
           await pruneWebhookLog(engine, new Date(now - retentionMs).toISOString());
         }
       }
+      failedTicks = 0;
     } catch (error) {
+      // An engine that is down is asked less and less often (at most every 30 s), and said once a try.
+      failedTicks += 1;
+      next = Math.min(30_000, pollMs * 2 ** Math.min(failedTicks, 10));
       if (!stopping.signal.aborted)
-        logger.warn({ err: error }, 'webhook delivery: could not look for events');
+        logger.warn({ err: error, retryInMs: next }, 'webhook delivery: could not look for events');
     }
     schedule(next);
   }
 
   /** Delivers a target's pending events in order until none is left, one fails, or it is stopped. */
-  async function drain(start: WebhookTarget, signal: AbortSignal): Promise<void> {
-    let target = start;
+  async function drain(listed: WebhookTarget, signal: AbortSignal): Promise<void> {
+    // The list is a search, a moment behind the last cursor written: read the target by id.
+    const current = await getWebhook(engine, listed.id);
+    if (current?.state !== 'active') return;
+    if (current.next_attempt_at && Date.parse(current.next_attempt_at) > Date.now()) return;
+    let target = current;
     for (;;) {
       const events = await nextEvents(engine, target.filter, target.cursor, BATCH);
       if (events.length === 0) return;
