@@ -6,12 +6,13 @@
  * (toCandidate, then detectDuplicates: blocking and scoring), without an engine: what is measured
  * is the matching, not the reading of the served records.
  *
- * Options: --services N (synthetic services in source a; 3000), --duplicates N (600),
+ * Prints the counts and writes them as JSON to bench/results/. Options: --services N (synthetic services in source a; 3000), --duplicates N (600),
  * --look-alikes N (600), --seed S, --threshold T (the default threshold), --json.
  */
 import { parseArgs } from 'node:util';
 import { DEFAULT_THRESHOLD, detectDuplicates, pairKey, toCandidate } from '../src/duplicates/index.ts';
 import { buildDuplicateSet } from './lib/duplicate-set.ts';
+import { writeResults } from './lib/results.ts';
 
 const { values } = parseArgs({
   options: {
@@ -80,6 +81,7 @@ const result = {
   detect_ms: detectMs,
 };
 
+const file = writeResults('duplicates', result);
 if (values.json) {
   console.log(JSON.stringify(result, null, 2));
 } else {
@@ -93,6 +95,7 @@ if (values.json) {
   console.log(
     `compared ${report.compared} pairs (${report.skippedBlocks} blocks too common to use) in ${detectMs} ms`,
   );
+  console.log(`results: ${file}`);
   const byId = new Map(candidates.map((c) => [c.id, c]));
   for (const pair of falsePositives.slice(0, 5)) {
     console.log(`  false: ${pair.score} ${pair.records.map((r) => r.name).join(' | ')}`);

@@ -134,7 +134,7 @@ export async function run(args: string[]): Promise<number> {
     }
     for (const pairFound of report.pairs) console.log(formatPair(pairFound));
     const counts = Object.entries(report.counts)
-      .map(([t, c]) => `${t}: ${c.listed} of ${c.records} records' pairs (${c.compared} compared)`)
+      .map(([t, c]) => `${t}: ${c.records} records, ${c.compared} pairs compared, ${c.listed} listed`)
       .join('; ');
     console.log(`${report.pairs.length} pair(s) at ${report.threshold} or more. ${counts}`);
     return 0;

@@ -198,7 +198,8 @@ export async function listWebhooks(engine: Engine): Promise<WebhookTarget[]> {
 
 /**
  * Changes a target as it is now (re-read on a concurrent change); `change` returns undefined to
- * leave it. Undefined when the target is gone (deleted meanwhile): the caller stops.
+ * leave it. Undefined when the target is gone (deleted meanwhile): the caller stops. Not
+ * refreshed (the worker writes one a delivery): reads by id see it at once, lists within a second.
  */
 export async function updateWebhook(
   engine: Engine,
@@ -219,7 +220,6 @@ export async function updateWebhook(
           body: doc,
           if_seq_no: current.seqNo,
           if_primary_term: current.primaryTerm,
-          refresh: true,
         }),
       );
       return next;

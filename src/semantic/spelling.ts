@@ -11,8 +11,13 @@
  */
 import distance from 'damerau-levenshtein';
 
-/** Words shorter than this are left alone: too many neighbours ("fod", "vet"). */
-const MIN_LETTERS = 5;
+/**
+ * Words shorter than this are left alone: too many neighbours ("fod", "vet"). Four letters, one
+ * edit, only to a word of the directory's own vocabulary when exactly one is that close ("lgal" is
+ * legal): development set typo_short 0.940 -> 0.955 against five letters, no query that should
+ * find nothing found anything (held-out typo_short 0.794 -> 0.810, reported, not tuned on).
+ */
+const MIN_LETTERS = 4;
 
 /** Edits a correction may be: one below TWO_EDITS_FROM letters, two from there. */
 const TWO_EDITS_FROM = 8;

@@ -78,7 +78,9 @@ export async function deliverEvent(
     await checkRemoteUrl(target.url, options.allowPrivate ? 'any' : 'public');
     const payload = JSON.stringify(toEventBody(event, baseUrl));
     const id = eventMessageId(event);
-    const signature = new Webhook(target.secret).sign(id, new Date(now()), payload);
+    // One instant for the header and the signature (two clocks reads could straddle a second).
+    const timestamp = new Date(Math.floor(now() / 1000) * 1000);
+    const signature = new Webhook(target.secret).sign(id, timestamp, payload);
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const response = await (options.fetch ?? fetch)(target.url, {
       method: 'POST',
@@ -86,7 +88,7 @@ export async function deliverEvent(
         'content-type': 'application/json',
         'user-agent': 'hsds-api-webhooks',
         'webhook-id': id,
-        'webhook-timestamp': String(Math.floor(now() / 1000)),
+        'webhook-timestamp': String(timestamp.getTime() / 1000),
         'webhook-signature': signature,
       },
       body: payload,

@@ -54,6 +54,8 @@ describe('imports run one way: hsds <- geo <- index-mapping <- engine <- {ingest
     ['src/webhooks/probe.ts', '../api/types.ts'],
     ['src/webhooks/probe.ts', '../ingest/write.ts'],
     ['src/cli/probe.ts', '../webhooks/worker.ts'],
+    ['src/duplicates/probe.ts', '../api/types.ts'],
+    ['src/duplicates/probe.ts', '../ingest/publish.ts'],
   ])('refuses %s importing %s', (path, from) => {
     expect(lint(path, from)).toHaveLength(1);
   });
@@ -72,6 +74,8 @@ describe('imports run one way: hsds <- geo <- index-mapping <- engine <- {ingest
     ['src/cli/probe.ts', '../webhooks/index.ts'],
     ['src/webhooks/probe.ts', '../engine/webhooks.ts'],
     ['src/webhooks/probe.ts', '../ingest/index.ts'],
+    ['src/duplicates/probe.ts', '../ingest/index.ts'],
+    ['src/duplicates/probe.ts', '../engine/duplicates.ts'],
   ])('lets %s import %s', (path, from) => {
     expect(lint(path, from)).toEqual([]);
   });

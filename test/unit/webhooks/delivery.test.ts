@@ -82,6 +82,21 @@ describe('a delivery', () => {
     expect(() => new Webhook(secret).verify(body.replace('deleted', 'created'), signed)).toThrow();
   });
 
+  it('signs the timestamp it sends, even when the clock crosses a second between the two', async () => {
+    status = 204;
+    let clock = Math.floor(Date.now() / 1000) * 1000 + 999;
+    const result = await deliverEvent({ url, secret }, event, 'x', { ...options, now: () => clock++ });
+    expect(result.ok).toBe(true);
+    const { headers, body } = requests.at(-1)!;
+    expect(() =>
+      new Webhook(secret).verify(body, {
+        'webhook-id': String(headers['webhook-id']),
+        'webhook-timestamp': String(headers['webhook-timestamp']),
+        'webhook-signature': String(headers['webhook-signature']),
+      }),
+    ).not.toThrow();
+  });
+
   it('fails on a non-2xx answer and on a redirect (not followed), saying why', async () => {
     status = 503;
     expect(await deliverEvent({ url, secret }, event, 'x', options)).toMatchObject({
