@@ -25,7 +25,7 @@ import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import autocannon, { type Result } from 'autocannon';
 import pino from 'pino';
-import { startEngine, stopEngine } from '../engine/local-engine.ts';
+import { startEngine, stopEngine } from '../local-engine/local-engine.ts';
 import { createEngine, type Engine } from '../src/engine/index.ts';
 import { pageWindow, partitionStream, streamOrder } from '../src/index-mapping/search.query.ts';
 import { buildServiceSearch } from '../src/index-mapping/service-search.query.ts';

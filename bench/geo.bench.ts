@@ -26,7 +26,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import pino from 'pino';
-import { startEngine, stopEngine } from '../engine/local-engine.ts';
+import { startEngine, stopEngine } from '../local-engine/local-engine.ts';
 import { createEngine, type Engine } from '../src/engine/index.ts';
 import type { ServiceFull } from '../src/hsds/index.ts';
 import { pageWindow } from '../src/index-mapping/search.query.ts';

@@ -23,7 +23,7 @@ import { spawn } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import engineVersion from '../engine/version.json' with { type: 'json' };
+import engineVersion from '../local-engine/version.json' with { type: 'json' };
 import { openBenchEngine } from './lib/bench-engine.ts';
 import { type Dataset, ensureShuffledDataset, ensureSyntheticDataset } from './lib/datasets.ts';
 import { formatTable, median, writeResults } from './lib/results.ts';

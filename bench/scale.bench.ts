@@ -21,7 +21,7 @@ import { createServer } from 'node:net';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { resolveEngineVersion } from '../engine/local-engine.ts';
+import { resolveEngineVersion } from '../local-engine/local-engine.ts';
 import { openBenchEngine } from './lib/bench-engine.ts';
 import { ensureSyntheticDataset } from './lib/datasets.ts';
 import { formatTable, writeResults } from './lib/results.ts';

@@ -3,7 +3,7 @@
  * ENGINE_PORT (default 9200), started if needed (and stopped afterwards if the benchmark started it).
  */
 import pino from 'pino';
-import { startEngine, stopEngine } from '../../engine/local-engine.ts';
+import { startEngine, stopEngine } from '../../local-engine/local-engine.ts';
 import { createEngine, type Engine, type EngineSettings } from '../../src/engine/index.ts';
 
 export type BenchEngine = { url: string; started: boolean; stop(): Promise<void> };

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import pino, { type Logger } from 'pino';
-import { startEngine } from '../../engine/local-engine.ts';
+import { startEngine } from '../../local-engine/local-engine.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { createEngine, type Engine } from '../engine/index.ts';
 import { loadVocabulary } from '../engine/vocabulary.ts';

@@ -1,7 +1,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { serve } from '@hono/node-server';
 import type { Logger } from 'pino';
-import { stopEngine } from '../../engine/local-engine.ts';
+import { stopEngine } from '../../local-engine/local-engine.ts';
 import { createApp, createGeocoder, parseTokens, requestLogFields } from '../api/index.ts';
 import { createDuplicates } from '../duplicates/index.ts';
 import { createEngine } from '../engine/index.ts';

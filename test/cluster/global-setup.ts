@@ -7,7 +7,7 @@
  */
 import { rmSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
-import { enginePaths, engineUrls, startEngine, stopEngine } from '../../engine/local-engine.ts';
+import { enginePaths, engineUrls, startEngine, stopEngine } from '../../local-engine/local-engine.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -4,7 +4,7 @@
  * suite's helpers, which see the cluster's first node as their engine.
  */
 import { inject } from 'vitest';
-import { enginePids, restartNode } from '../../engine/local-engine.ts';
+import { enginePids, restartNode } from '../../local-engine/local-engine.ts';
 import { engineUrl, sleep } from '../faults/support.ts';
 
 export const clusterUrls = () => inject('clusterUrls');

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { enginePaths } from '../../engine/local-engine.ts';
+import { enginePaths } from '../../local-engine/local-engine.ts';
 import {
   baseEnv,
   crashEngine,

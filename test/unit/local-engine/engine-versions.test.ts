@@ -6,13 +6,13 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { findJava, parseJavaMajor } from '../../../engine/java.ts';
+import { findJava, parseJavaMajor } from '../../../local-engine/java.ts';
 import {
   defaultEngineVersion,
   newestEngineVersion,
   resolveEngineVersion,
   startEngine,
-} from '../../../engine/local-engine.ts';
+} from '../../../local-engine/local-engine.ts';
 import { chooseLayout } from '../../../src/engine/layout.ts';
 
 afterEach(() => {
