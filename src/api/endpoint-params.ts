@@ -41,6 +41,7 @@ const serviceListShape = (ctx: RouteContext) => ({
   accessibility: param.accessibility().optional(),
   open_at: param.openAt().optional(),
   open_now: param.openNow().optional(),
+  next_opening: param.nextOpening().optional(),
   facets: param.facets().optional(),
 });
 

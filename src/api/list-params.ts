@@ -223,6 +223,11 @@ export const param = {
       'An extension of this API: `true` keeps only records open now, as `open_at` does for the time of the request. Not with `open_at`.',
     ),
   ),
+  nextOpening: blankIsAbsent(() =>
+    booleanParam(
+      'An extension of this API: `true` gives each record `next_opening`, when its schedules next open by the rules of `open_at` (monthly, fortnightly and one-off schedules as well as weekly): `{ "open_now": true, "until": <instant> }` when open at the time of the request, else `{ "open_now": false, "opens_at": <instant> }` within the next 62 days; absent when neither. Instants are RFC 3339 in UTC. A record is read by the schedules it holds: with `full=true`, all of them; a list item holds its service\'s `operating_hours` and `events` only.',
+    ),
+  ),
   includeDeleted: blankIsAbsent((since: boolean) =>
     booleanParam(
       `An extension for harvesters (the change feed): also list the records deleted${since ? ' at or after `modified_after`' : ''} (kept for a period the server sets, TOMBSTONE_RETENTION_DAYS, 30 days by default), each as \`{ "id", "deleted": true, "deleted_at" }\` in place of a record, in pages and in \`format=ndjson\`. Other filters apply to live records only: a deleted record's fields are gone. Sorted with the records (in name order, after them).`,

@@ -208,52 +208,23 @@ export function formatDay(value) {
   return new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' }).format(date);
 }
 
-const minutesOf = (time) => {
-  const match = /^(\d{1,2}):(\d{2})/.exec(time ?? '');
-  return match ? Number(match[1]) * 60 + Number(match[2]) : undefined;
-};
-const clock = (minutes) =>
-  `${String(Math.floor((minutes % 1440) / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+const clock = (date) =>
+  `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
+const dayStart = (date) => new Date(date.getFullYear(), date.getMonth(), date.getDate());
 
 /**
- * When a place next opens, from its weekly schedules in the browser's local time: "Open now until
- * 14:00", "Opens Tue 18:00". Schedules that are not weekly (monthly, single dates) are not read
- * here; the API's `open_at` reads them all. Undefined when no weekly schedule opens in a week.
+ * A result's `next_opening` (the API works it out from every schedule by the rules of `open_at`:
+ * `next_opening=true`) as a person reads it, in the browser's local time: "Open now until 14:00",
+ * "Opens today 10:00", "Opens Tue 18:00" within a week, "Opens 27 Mar 10:00" beyond.
+ * Undefined without one.
  */
-export function nextOpening(schedules, now = new Date()) {
-  const slots = schedules.flatMap((s) => {
-    const weekly = (s.freq ?? 'WEEKLY').toUpperCase() === 'WEEKLY' && (s.interval ?? 1) <= 1;
-    const opens = minutesOf(s.opens_at);
-    let closes = minutesOf(s.closes_at);
-    if (!weekly || opens === undefined || closes === undefined || !s.byday) return [];
-    if (closes <= opens) closes += 1440;
-    const days = s.byday
-      .split(',')
-      .map((d) => d.trim().toUpperCase().slice(-2))
-      .filter((d) => DAYS.some((day) => day.code === d));
-    return days.map((day) => ({ day, opens, closes, validTo: s.valid_to, validFrom: s.valid_from }));
-  });
-  const today = new Date(now.getFullYear(), now.getMonth(), now.getDate());
-  const minuteNow = now.getHours() * 60 + now.getMinutes();
-  let next;
-  for (let offset = -1; offset <= 7; offset++) {
-    const date = new Date(today.getFullYear(), today.getMonth(), today.getDate() + offset);
-    const iso = `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
-    const code = DAYS[(date.getDay() + 6) % 7].code;
-    for (const slot of slots) {
-      if (
-        slot.day !== code ||
-        (slot.validTo && iso > slot.validTo) ||
-        (slot.validFrom && iso < slot.validFrom)
-      )
-        continue;
-      const opens = offset * 1440 + slot.opens;
-      const closes = offset * 1440 + slot.closes;
-      if (opens <= minuteNow && minuteNow < closes) return `Open now until ${clock(slot.closes)}`;
-      if (opens > minuteNow && (next === undefined || opens < next.at)) next = { at: opens, day: date, slot };
-    }
-  }
-  if (!next) return undefined;
-  const sameDay = next.at < 1440;
-  return `Opens ${sameDay ? 'today' : DAYS[(next.day.getDay() + 6) % 7].short} ${clock(next.slot.opens)}`;
+export function describeNextOpening(next, now = new Date()) {
+  const at = new Date(next?.open_now ? next.until : next?.opens_at);
+  if (!next || Number.isNaN(at.getTime())) return undefined;
+  if (next.open_now) return `Open now until ${clock(at)}`;
+  const days = Math.round((dayStart(at) - dayStart(now)) / 86_400_000);
+  if (days === 0) return `Opens today ${clock(at)}`;
+  if (days > 0 && days < 7) return `Opens ${DAYS[(at.getDay() + 6) % 7].short} ${clock(at)}`;
+  const date = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short' }).format(at);
+  return `Opens ${date} ${clock(at)}`;
 }

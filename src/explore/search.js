@@ -7,11 +7,11 @@
 import { ApiError, getJson, getSettings, queryOf } from './api.js';
 import {
   areaShapes,
+  describeNextOpening,
   firstPhone,
   formatAddress,
   formatDistance,
   locationAddress,
-  nextOpening,
   schedulesOf,
   servedAreas,
   summariseOpening,
@@ -205,7 +205,7 @@ function resultItem(item, number, state) {
   const location = item.location ?? {};
   const phone = firstPhone(item, service, location);
   const opening = summariseOpening(schedulesOf(item));
-  const next = nextOpening(schedulesOf(item));
+  const next = describeNextOpening(item.next_opening);
   const address = formatAddress(locationAddress(location));
   const selected = state.selected === item.id;
   return html`
@@ -338,6 +338,7 @@ export async function showSearchPage(root, params) {
       ...criteria,
       proximity: criteria.postcode ? criteria.proximity : '',
       full: 'true',
+      next_opening: 'true',
       page,
       per_page: perPage,
     });

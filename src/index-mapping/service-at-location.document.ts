@@ -6,8 +6,8 @@
  */
 import type { Geometry, MultiPolygon, Polygon } from 'geojson';
 import { coverageCells } from '../geo/coverage-cells.ts';
-import type { ServiceAreaFull, ServiceAtLocationNested, ServiceFull } from '../hsds/index.ts';
-import { toOpeningRules } from '../schedules/opening-rules.ts';
+import type { ScheduleFull, ServiceAreaFull, ServiceAtLocationNested, ServiceFull } from '../hsds/index.ts';
+import { type OpeningRule, toOpeningRules } from '../schedules/opening-rules.ts';
 import type { ServiceAtLocationDocument } from './documents.ts';
 import { ownSchedulesOf, toGeoPoint, toScheduleSlots, toServiceSearchFields } from './service.document.ts';
 import { listItemText } from './sources.query.ts';
@@ -59,6 +59,15 @@ export function toServiceOfServiceAtLocation(service: ServiceFull): Record<strin
   return rest;
 }
 
+/** When a service-at-location is open: by its own schedules, else by its service's (see below). */
+export function serviceAtLocationOpeningRules(
+  sal: { schedules?: ScheduleFull[] | undefined },
+  service: ServiceFull,
+): OpeningRule[] {
+  const own = toOpeningRules(sal.schedules ?? []);
+  return own.length > 0 ? own : toOpeningRules(ownSchedulesOf(service));
+}
+
 /**
  * `schedules`: the service-at-location's own, else its location's, else the service's: the most
  * specific statement of when this place offers this service. `opening` (open_at, open_now): its
@@ -75,8 +84,7 @@ export function toServiceAtLocationDocument(
   const own = toScheduleSlots(sal.schedules);
   const atLocation = own.length > 0 ? own : toScheduleSlots(sal.location?.schedules);
   const schedules = atLocation.length > 0 ? atLocation : toScheduleSlots(service.schedules);
-  const ownOpening = toOpeningRules(sal.schedules ?? []);
-  const opening = ownOpening.length > 0 ? ownOpening : toOpeningRules(ownSchedulesOf(service));
+  const opening = serviceAtLocationOpeningRules(sal, service);
   const locationId = sal.location_id ?? sal.location?.id;
   const point = toGeoPoint(sal.location);
   const record = { ...sal, service: serviceRecord };

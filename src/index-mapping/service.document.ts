@@ -81,6 +81,16 @@ export const ownSchedulesOf = (service: ServiceFull): ScheduleFull[] => [
   ...scheduleList(service.events),
 ];
 
+/**
+ * When a service is open (open_at, open_now, next_opening): by its own schedules (with 3.3
+ * operating hours and events) or those of one of its service-at-locations.
+ */
+export const serviceOpeningRules = (service: ServiceFull): OpeningRule[] =>
+  toOpeningRules([
+    ...ownSchedulesOf(service),
+    ...(service.service_at_locations ?? []).flatMap((sal) => sal.schedules ?? []),
+  ]);
+
 type TermRefs = { ids: string[]; names: string[]; descriptions: string[]; taxonomyIds: string[] };
 
 /** The taxonomy terms a list of attributes links to: ids, names, descriptions and taxonomy ids, deduplicated. */
@@ -160,10 +170,7 @@ export function toServiceDocument(service: ServiceFull): ServiceDocument {
     byId.set(schedule.id, schedule);
   }
   const schedules = toScheduleSlots([...byId.values()]);
-  const opening = toOpeningRules([
-    ...ownSchedulesOf(service),
-    ...(service.service_at_locations ?? []).flatMap((sal) => sal.schedules ?? []),
-  ]);
+  const opening = serviceOpeningRules(service);
   const points = new Map<string, GeoPoint>();
   for (const location of locationsOf(service)) {
     const point = toGeoPoint(location);

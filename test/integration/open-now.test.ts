@@ -8,9 +8,9 @@
  * 2026-03-02 is a Monday.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ServiceFull } from '../../src/hsds/index.ts';
-import { expectProblem, getNdjson, getPage } from '../support/api-requests.ts';
+import { expectProblem, getNdjson, getPage, type JsonObject } from '../support/api-requests.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
 import { seedReadIndices } from '../support/seed.ts';
 
@@ -273,5 +273,74 @@ describe('open_now, POST, NDJSON, the UK profile', () => {
     await expectProblem(app, '/services?open_at=next+tuesday', 400, 'open_at');
     await expectProblem(app, '/services?open_at=2026-02-30T10:00:00Z', 400, 'open_at');
     await expectProblem(app, '/services?open_at=2026-03-02T10:00:00Z&open_now=true', 400, 'open_now');
+  });
+});
+
+describe('next_opening', () => {
+  // The clock of the request (Date alone: the engine client's timers run as ever): Monday
+  // 2 March 2026, 10:00 UTC.
+  beforeAll(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-03-02T10:00:00Z'));
+  });
+  afterAll(() => {
+    vi.useRealTimers();
+  });
+
+  type Next = { open_now: boolean; until?: string; opens_at?: string };
+  const nextByName = (items: JsonObject[]) =>
+    new Map(
+      items.map((item) => [
+        String(item.name ?? (item.service as { name: string }).name),
+        item.next_opening as Next | undefined,
+      ]),
+    );
+
+  it('says when each service next opens, or until when it is open, by the rules of open_at', async () => {
+    const page = await getPage(app, '/services?per_page=100&full=true&next_opening=true', 'service');
+    const next = nextByName(page.contents);
+    expect(next.get('Weekly')).toEqual({ open_now: true, until: '2026-03-02T17:00:00.000Z' });
+    expect(next.get('Hub')).toEqual({ open_now: true, until: '2026-03-02T12:00:00.000Z' });
+    expect(next.get('Fortnightly')).toEqual({ open_now: false, opens_at: '2026-03-03T10:00:00.000Z' });
+    expect(next.get('Last Friday')).toEqual({ open_now: false, opens_at: '2026-03-27T14:00:00.000Z' });
+    expect(next.get('Fifteenth')).toEqual({ open_now: false, opens_at: '2026-03-15T08:00:00.000Z' });
+    expect(next.get('Counted')).toEqual({ open_now: false, opens_at: '2026-03-05T10:00:00.000Z' });
+    expect(next.get('Offset by timezone')).toEqual({ open_now: false, opens_at: '2026-03-02T14:00:00.000Z' });
+    expect(next.get('Night shelter')).toEqual({ open_now: false, opens_at: '2026-03-02T20:00:00.000Z' });
+    expect(next.get('Event')).toEqual({ open_now: false, opens_at: '2026-03-11T18:00:00.000Z' });
+    expect(next.get('Operating hours')).toEqual({ open_now: false, opens_at: '2026-03-08T10:00:00.000Z' });
+    expect(next.has('No schedule')).toBe(true);
+    expect(next.get('No schedule')).toBeUndefined();
+    expect(next.get('Notes only')).toBeUndefined();
+    // It agrees with open_now at the same instant.
+    const open = namesOf((await getPage(app, '/services?per_page=100&open_now=true', null)).contents);
+    expect(
+      [...next]
+        .filter(([, n]) => n?.open_now)
+        .map(([name]) => name)
+        .sort(),
+    ).toEqual(open);
+  });
+
+  it('reads a service-at-location by its own schedules, else by its service’s, in pages and NDJSON', async () => {
+    const page = await getPage(
+      app,
+      '/service_at_locations?per_page=100&full=true&next_opening=true',
+      'service_at_location',
+    );
+    const byId = new Map(page.contents.map((item) => [item.id, item.next_opening]));
+    expect(byId.get(ownSal.id)).toEqual({ open_now: false, opens_at: '2026-03-03T09:00:00.000Z' });
+    expect(byId.get(inheritingSal.id)).toEqual({ open_now: true, until: '2026-03-02T12:00:00.000Z' });
+    const lines = await getNdjson(app, '/service_at_locations?format=ndjson&full=true&next_opening=true');
+    expect(new Map(lines.map((item) => [item.id, item.next_opening]))).toEqual(byId);
+  });
+
+  it('is absent unless asked for; a list item is read by the schedules it holds', async () => {
+    const plain = await getPage(app, '/services?per_page=100', 'service_list_item');
+    expect(plain.contents.some((item) => 'next_opening' in item)).toBe(false);
+    const list = nextByName((await getPage(app, '/services?per_page=100&next_opening=true', null)).contents);
+    // A list item holds the service's operating_hours and events, not its schedules.
+    expect(list.get('Operating hours')).toEqual({ open_now: false, opens_at: '2026-03-08T10:00:00.000Z' });
+    expect(list.get('Weekly')).toBeUndefined();
   });
 });

@@ -12,6 +12,7 @@ import { geocodeHeaders, resolveGeoQuery } from '../geo-params.ts';
 import { requirePostcodeForProximity, resolvePaging } from '../list-params.ts';
 import { listResponse, listRoutes, postedParams } from '../list-route.ts';
 import { meaningOf } from '../meaning.ts';
+import { nextOpenings } from '../next-openings.ts';
 import { noQuery, recordResponse, recordRoute } from '../record-route.ts';
 import { serviceAtLocationItemSchema, serviceAtLocationPageSchema } from '../response-schemas.ts';
 import type { RouteContext } from '../route-context.ts';
@@ -51,7 +52,8 @@ async function listServiceAtLocations(ctx: RouteContext, c: AppContext, p: Servi
   const paging = resolvePaging(p, ctx.limits);
   requirePostcodeForProximity(p);
   const geo = await resolveGeoQuery(c.get('deps'), p);
-  const filters = { ...toServiceFilters(p, askedAt(c)), geo, meaning: await meaningOf(c, p.search) };
+  const asked = askedAt(c);
+  const filters = { ...toServiceFilters(p, asked), geo, meaning: await meaningOf(c, p.search) };
   const shape = p.full ? 'full' : 'list';
   const request = buildServiceAtLocationSearch(filters, shape);
   const extend = recordingSearch(
@@ -62,7 +64,11 @@ async function listServiceAtLocations(ctx: RouteContext, c: AppContext, p: Servi
   const relax = relaxedSearches(filters, (how) =>
     buildServiceAtLocationSearch({ ...filters, relax: how }, shape),
   );
-  const res = await listResponse(c, serviceAtLocationPageSchema, request, paging, { extend, relax });
+  const res = await listResponse(c, serviceAtLocationPageSchema, request, paging, {
+    extend,
+    relax,
+    ...(p.next_opening ? { enrich: nextOpenings('service_at_locations', asked) } : {}),
+  });
   // On the answer itself: a dump's stream is a Response of its own, which c.header() would miss.
   if (geo) for (const [name, value] of Object.entries(geocodeHeaders(geo))) res.headers.set(name, value);
   return res;

@@ -13,6 +13,7 @@ import { resolvePaging, withDeleted } from '../list-params.ts';
 import { listResponse, listRoutes, postedParams } from '../list-route.ts';
 import { meaningOf } from '../meaning.ts';
 import { ndjsonResponse, wholePageResponse } from '../ndjson.ts';
+import { nextOpenings } from '../next-openings.ts';
 import { noQuery, recordResponse, recordRoute } from '../record-route.ts';
 import { serviceItemSchema, servicePageSchema } from '../response-schemas.ts';
 import type { RouteContext } from '../route-context.ts';
@@ -64,7 +65,8 @@ async function minimalServices(c: AppContext, p: ServicesParams) {
 
 async function listServices(ctx: RouteContext, c: AppContext, p: ServicesParams) {
   if (p.minimal) return minimalServices(c, p);
-  const filters = { ...toServiceFilters(p, askedAt(c)), meaning: await meaningOf(c, p.search) };
+  const asked = askedAt(c);
+  const filters = { ...toServiceFilters(p, asked), meaning: await meaningOf(c, p.search) };
   const shape = p.full ? 'full' : 'list';
   const request = buildServiceSearch(filters, shape);
   const extend = recordingSearch(
@@ -77,7 +79,11 @@ async function listServices(ctx: RouteContext, c: AppContext, p: ServicesParams)
     servicePageSchema,
     withDeleted(request, p.include_deleted, p.modified_after),
     resolvePaging(p, ctx.limits),
-    { extend, relax: relaxedSearches(filters, (relax) => buildServiceSearch({ ...filters, relax }, shape)) },
+    {
+      extend,
+      relax: relaxedSearches(filters, (relax) => buildServiceSearch({ ...filters, relax }, shape)),
+      ...(p.next_opening ? { enrich: nextOpenings('services', asked) } : {}),
+    },
   );
 }
 
