@@ -16,7 +16,7 @@ import { createBulkWriter } from '../../src/engine/bulk.ts';
 import { beginBuild, discardBuild, finishBuild } from '../../src/engine/indices.ts';
 import type { ServiceFull } from '../../src/hsds/index.ts';
 import { toServiceDocument } from '../../src/index-mapping/service.document.ts';
-import { importSource } from '../../src/ingest/import.ts';
+import { importSource } from '../../src/ingest/import-source.ts';
 import { writeReadIndices } from '../../src/ingest/read-indices.writer.ts';
 import { reindex } from '../../src/ingest/reindex.ts';
 import { createBenchEngine, dropIndices, engineCpuMs } from './bench-engine.ts';

@@ -13,7 +13,7 @@ import { syncTaxonomyVocabulary } from '../engine/vocabulary.ts';
 import { caseVariants, parseRecordKey } from '../index-mapping/ids.ts';
 import { ChangeSet } from './changes.ts';
 import { deletionClosure, type RecordRef } from './deletion.ts';
-import { type ImportOptions, type ImportResult, importSource } from './import.ts';
+import { type ImportOptions, type ImportResult, importSource } from './import-source.ts';
 import { recordKey } from './nesting.ts';
 import { createProgressBar } from './progress.ts';
 import { PublishNeedsReindexError, type PublishReport, publishChanges } from './publish.ts';

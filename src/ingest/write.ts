@@ -4,7 +4,7 @@
  * incrementally, so it is served by every read endpoint when the write returns.
  *
  *   PUT:    validate (flatten.ts, the import's schemas and leniency) ─▶ audit intent ─▶ import
- *           the one item (import.ts, source `api:<token name>`) ─▶ drop the children the body no
+ *           the one item (import-source.ts, source `api:<token name>`) ─▶ drop the children the body no
  *           longer lists ─▶ publish ─▶ audit, intent cleared
  *   DELETE: deletion closure (deletion.ts) ─▶ audit intent ─▶ publish ─▶ audit, intent cleared
  *
@@ -52,7 +52,7 @@ import { caseVariants, parseRecordKey, storedId } from '../index-mapping/ids.ts'
 import { type RecordStoreDocument, unpackDocument } from '../index-mapping/record-store.document.ts';
 import { deletionClosure, nestingOnlyUnder } from './deletion.ts';
 import { flattenNested, type Issue } from './flatten.ts';
-import { importItems } from './import.ts';
+import { importItems } from './import-source.ts';
 import { isOtherSchemeDrop } from './leniency.ts';
 import { childLinks, recordKey } from './nesting.ts';
 import { publishOrReindex, removeAndPublish } from './pipeline.ts';
@@ -299,7 +299,7 @@ export function validateBody(type: RecordType, pathId: string, body: unknown) {
       },
     ]);
   }
-  // The server stamps `last_modified` (the time of the write that changed the service, import.ts's
+  // The server stamps `last_modified` (the time of the write that changed the service, import-source.ts's
   // rule): a copy of the old stamp sent back in the body is not kept.
   if (type === 'service') delete record.last_modified;
   // Read-only in a write: an organization's `services` (GET serves them brief: written back, they

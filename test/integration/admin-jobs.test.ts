@@ -3,7 +3,7 @@ import { createApp } from '../../src/api/app.ts';
 import { createGeocoder } from '../../src/api/geocoding.ts';
 import type { ReindexJob, ReindexJobs } from '../../src/api/jobs.ts';
 import { createReindexJobs } from '../../src/cli/reindex-jobs.ts';
-import { importSource } from '../../src/ingest/import.ts';
+import { importSource } from '../../src/ingest/import-source.ts';
 import { reindex } from '../../src/ingest/reindex.ts';
 import {
   createTestApp,

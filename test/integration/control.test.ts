@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireLease, LeaseHeldError, LeaseLostError, startImportRun } from '../../src/engine/control.ts';
-import { importSource } from '../../src/ingest/import.ts';
+import { importSource } from '../../src/ingest/import-source.ts';
 import { IncompleteImportError, reindex } from '../../src/ingest/reindex.ts';
 import { createTestEngine, dropTestIndices } from '../support/engine.ts';
 

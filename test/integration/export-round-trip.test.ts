@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.ts';
 import { type ExportFormat, exportDirectory } from '../../src/ingest/export/export-directory.ts';
-import { importSource } from '../../src/ingest/import.ts';
+import { importSource } from '../../src/ingest/import-source.ts';
 import { reindex } from '../../src/ingest/reindex.ts';
 import { generateDataset } from '../../src/synthetic/generate.ts';
 import { writeDataset } from '../../src/synthetic/write-dataset.ts';

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { countRecordsByType, getRecords } from '../../src/engine/records.ts';
 import type { Issue } from '../../src/ingest/flatten.ts';
-import { importSource } from '../../src/ingest/import.ts';
 import type { ImportReport } from '../../src/ingest/import-report.ts';
+import { importSource } from '../../src/ingest/import-source.ts';
 import { reindex } from '../../src/ingest/reindex.ts';
 import { createTestEngine, dropTestIndices } from '../support/engine.ts';
 

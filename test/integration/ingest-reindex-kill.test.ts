@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.ts';
 import { listVersionedIndices, readAliasTargets } from '../../src/engine/indices.ts';
 import { READ_INDICES } from '../../src/index-mapping/read-indices.mapping.ts';
-import { importSource } from '../../src/ingest/import.ts';
+import { importSource } from '../../src/ingest/import-source.ts';
 import { reindex } from '../../src/ingest/reindex.ts';
 import { generateDataset } from '../../src/synthetic/generate.ts';
 import { writeDataset } from '../../src/synthetic/write-dataset.ts';

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.ts';
-import { type ImportOptions, importSource } from '../../src/ingest/import.ts';
+import { type ImportOptions, importSource } from '../../src/ingest/import-source.ts';
 import { reindex } from '../../src/ingest/reindex.ts';
 import { generateDataset } from '../../src/synthetic/generate.ts';
 import { SeededRandom } from '../../src/synthetic/seeded-random.ts';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countRecords, readAllRecords, recordsIndex, StoreVersionError } from '../../src/engine/records.ts';
-import { importSource } from '../../src/ingest/import.ts';
+import { importSource } from '../../src/ingest/import-source.ts';
 import { reindex } from '../../src/ingest/reindex.ts';
 import { createTestEngine, dropTestIndices } from '../support/engine.ts';
 

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importSource } from '../../src/ingest/import.ts';
+import { importSource } from '../../src/ingest/import-source.ts';
 import { reindex } from '../../src/ingest/reindex.ts';
 import { generateDataset } from '../../src/synthetic/generate.ts';
 import { writeDataset } from '../../src/synthetic/write-dataset.ts';

@@ -37,7 +37,7 @@ describe('imports run one way: hsds <- geo <- index-mapping <- engine <- {ingest
     ['src/api/routes/probe.ts', '../../ingest/write.ts'],
     ['src/ingest/probe.ts', '../api/auth.ts'],
     ['src/ingest/import/probe.ts', '../../cli/runtime.ts'],
-    ['src/engine/probe.ts', '../ingest/import.ts'],
+    ['src/engine/probe.ts', '../ingest/import-source.ts'],
     ['src/index-mapping/probe.ts', '../engine/records.ts'],
     ['src/geo/probe.ts', '../index-mapping/fields.ts'],
     ['src/hsds/probe.ts', '../geo/postcode.ts'],
