@@ -7,6 +7,7 @@ import {
   DUPLICATE_MARKS_INDEX,
   type DuplicateMarkDocument,
   duplicateMarksMapping,
+  hiddenIdsPageBody,
   hideQuery,
   marksPageBody,
   mergedMarksBody,
@@ -19,6 +20,7 @@ import { EngineNotFoundError } from './errors.ts';
 import { createSmallIndex } from './layout.ts';
 import { recordsChanged } from './record-cache.ts';
 import { recordsIndex } from './records.ts';
+import type { RecordRef } from './tombstones.ts';
 
 export type { DuplicateDecision, DuplicateMarkDocument } from '../index-mapping/duplicates.query.ts';
 
@@ -111,38 +113,61 @@ export async function keptIdFor(engine: Engine, type: string, id: string): Promi
   return current === id ? undefined : current;
 }
 
-/** The read indices a merged-away record of each type is taken out of, and by which field. */
-const HIDDEN_IN: Record<string, [ReadIndex, 'id' | 'service_id'][]> = {
+/** The read indices a merged-away record of each type is taken out of, by which field, and the type of their documents. */
+const HIDDEN_IN: Record<string, [ReadIndex, 'id' | 'service_id', string][]> = {
   service: [
-    ['services', 'id'],
-    ['service_at_locations', 'service_id'],
+    ['services', 'id', 'service'],
+    ['service_at_locations', 'service_id', 'service_at_location'],
   ],
-  organization: [['organizations', 'id']],
+  organization: [['organizations', 'id', 'organization']],
 };
+
+/** The ids of the documents of an index that a query matches, page by page. */
+async function matchingIds(engine: Engine, index: string, query: object): Promise<string[]> {
+  const ids: string[] = [];
+  let after: unknown[] | undefined;
+  const size = 1000;
+  for (;;) {
+    const { body } = await engineCall('find merged records', () =>
+      engine.client.search({ index, body: hiddenIdsPageBody(query, size, after) as never }),
+    );
+    const hits = (body as unknown as { hits: { hits: { _id: string; sort: unknown[] }[] } }).hits.hits;
+    for (const hit of hits) ids.push(hit._id);
+    if (hits.length < size) return ids;
+    after = hits[hits.length - 1]!.sort;
+  }
+}
 
 /**
  * Takes the records that `same` marks merged away out of the read indices: the live ones, or
  * `targets` (a build before its swap, a publish's targets). A merged service goes from services
  * and its service_at_locations from theirs; a merged organization from organizations. Refreshed
- * before it returns. How many documents went.
+ * before it returns. With `collect`, the documents it took out (for the change feed's
+ * tombstones: a publish that rebuilt a merged-away record reports it gone, not written).
  */
 export async function hideMergedRecords(
   engine: Engine,
   targets?: Partial<Record<ReadIndex, string>>,
-): Promise<number> {
+  options: { collect?: boolean } = {},
+): Promise<RecordRef[]> {
   const merged = new Map<string, string[]>();
   for (const mark of await listMarks(engine)) {
     if (mark.decision !== 'same' || !mark.merged) continue;
     merged.set(mark.type, [...(merged.get(mark.type) ?? []), mark.merged]);
   }
+  const hidden: RecordRef[] = [];
   let deleted = 0;
   for (const [type, ids] of merged) {
-    for (const [kind, field] of HIDDEN_IN[type] ?? []) {
+    for (const [kind, field, docType] of HIDDEN_IN[type] ?? []) {
       const index = targets?.[kind] ?? engine.name(kind);
+      const query = hideQuery(field, ids);
+      if (options.collect) {
+        for (const id of await matchingIds(engine, index, query)) hidden.push({ type: docType, id });
+      }
       const { body } = await engineCall(`hide merged records in ${kind}`, () =>
         engine.client.deleteByQuery({
           index,
-          body: { query: hideQuery(field, ids) },
+          body: { query },
           refresh: true,
           conflicts: 'proceed',
         } as never),
@@ -152,7 +177,14 @@ export async function hideMergedRecords(
   }
   // Records read by id in this process may have been cached before they were hidden.
   if (deleted > 0) recordsChanged();
-  return deleted;
+  return hidden;
+}
+
+/** The records of `refs` that are not among `hidden`. */
+export function withoutHidden(refs: readonly RecordRef[], hidden: readonly RecordRef[]): RecordRef[] {
+  if (hidden.length === 0) return [...refs];
+  const gone = new Set(hidden.map((r) => `${r.type}:${r.id}`));
+  return refs.filter((r) => !gone.has(`${r.type}:${r.id}`));
 }
 
 /**

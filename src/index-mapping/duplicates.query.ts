@@ -78,6 +78,16 @@ export const sourcesOfKeysBody = (keys: readonly string[], size: number, after: 
   ...(after ? { search_after: after } : {}),
 });
 
+/** A page of the ids of the documents a hideQuery matches, in id order. */
+export const hiddenIdsPageBody = (query: object, size: number, after: unknown[] | undefined) => ({
+  size,
+  _source: false,
+  query,
+  sort: [{ [F.id]: 'asc' }],
+  track_total_hits: false,
+  ...(after ? { search_after: after } : {}),
+});
+
 /** What a read index must lose of the merged-away records: by their ids, or by their service's. */
 export const hideQuery = (field: 'id' | 'service_id', ids: readonly string[]) => ({
   bool: { filter: [{ terms: { [field === 'id' ? F.id : F.serviceId]: [...ids] } }] },

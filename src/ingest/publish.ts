@@ -33,7 +33,7 @@ import {
   recordBuild,
   waitForLease,
 } from '../engine/control.ts';
-import { hideMergedRecords } from '../engine/duplicates.ts';
+import { hideMergedRecords, withoutHidden } from '../engine/duplicates.ts';
 import type { Engine } from '../engine/engine.ts';
 import { countEachIndex, readAliasTargets, versionPattern } from '../engine/indices.ts';
 import { findDocuments, getRecords, openSnapshot, refreshRecords, type Snapshot } from '../engine/records.ts';
@@ -251,10 +251,15 @@ export async function publishChanges(
     const { deleted, written } = await rebuild(engine, targets, work, report, options, changes);
     await refreshIndices(engine, Object.values(targets), 'refresh published indices');
     // Records an operator marked as duplicates of others are served once: a rebuilt merged-away
-    // record leaves again before anything is counted (src/duplicates).
-    await hideMergedRecords(engine, targets);
+    // record leaves again before anything is counted, and the change feed says it went
+    // (src/duplicates).
+    const hidden = await hideMergedRecords(engine, targets, { collect: live });
     if (live) {
-      report.tombstones = await updateTombstones(engine, deleted, written);
+      report.tombstones = await updateTombstones(
+        engine,
+        [...deleted, ...hidden],
+        withoutHidden(written, hidden),
+      );
       // Before the change log is marked done: a publish killed here is redone, events and all.
       if (changes) await recordWebhookEvents(engine, changes, options.source);
       await recordServedCounts(engine, targets);

@@ -127,6 +127,16 @@ async function serviceIds(): Promise<string[]> {
   const { body } = await getJson<{ contents: { id: string }[] }>(app, '/services?per_page=50');
   return body.contents.map((s) => s.id).sort();
 }
+/** What the change feed (include_deleted) says of a service since the tests began: deleted or not. */
+async function inFeed(serviceId: string): Promise<{ id: string; deleted?: boolean } | undefined> {
+  const { body } = await getJson<{ contents: { id: string; deleted?: boolean }[] }>(
+    app,
+    `/services?include_deleted=true&modified_after=${encodeURIComponent(started)}&per_page=50`,
+  );
+  return body.contents.find((s) => s.id === serviceId);
+}
+const started = new Date(Date.now() - 60_000).toISOString();
+
 async function salServiceIds(): Promise<string[]> {
   const { body } = await getJson<{ contents: { service: { id: string } }[] }>(
     app,
@@ -193,12 +203,15 @@ describe('marking a pair the same', () => {
     );
     expect(kept.body).toMatchObject({ id: KEPT, name: 'Torry Food Bank' });
     expect(await listed()).toEqual([]);
+    // A harvester of the change feed learns the merged record went.
+    expect(await inFeed(OTHER)).toMatchObject({ id: OTHER, deleted: true });
   });
 
   it('survives a re-import that changes the merged record, and a reindex', async () => {
     await importCharity(charity('Torry Foodbank and Pantry'));
     expect(await serviceIds()).toEqual([KEPT, BRANCH].sort());
     expect((await app.request(`/services/${OTHER}`)).status).toBe(301);
+    expect(await inFeed(OTHER)).toMatchObject({ id: OTHER, deleted: true });
     await reindexWithProgress(engine, { progress: false });
     expect(await serviceIds()).toEqual([KEPT, BRANCH].sort());
     expect(await salServiceIds()).toEqual([KEPT, BRANCH].sort());
@@ -213,6 +226,7 @@ describe('marking a pair distinct, and undoing a mark', () => {
     expect(status).toBe(200);
     expect(await serviceIds()).toEqual([KEPT, OTHER, BRANCH].sort());
     expect((await getJson(app, `/services/${OTHER}`)).body).toMatchObject({ id: OTHER });
+    expect((await inFeed(OTHER))?.deleted).toBeUndefined();
     expect(await listed()).toEqual([]);
     const marks = await getJson<{ marks: unknown[] }>(app, '/admin/duplicates/marks', { headers: auth });
     expect(marks.body.marks).toMatchObject([{ type: 'service', decision: 'distinct', ids: [KEPT, OTHER] }]);
