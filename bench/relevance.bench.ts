@@ -24,7 +24,7 @@ import { createApp } from '../src/api/app.ts';
 import { createGeocoder } from '../src/api/geocoding.ts';
 import { loadConfig } from '../src/config.ts';
 import { createEngine } from '../src/engine/index.ts';
-import { loadVocabulary } from '../src/engine/vocabulary.ts';
+import { loadVocabulary } from '../src/index-mapping/vocabulary-files.ts';
 import { writeReadIndices } from '../src/ingest/read-indices.writer.ts';
 import { openUnderstanding } from '../src/semantic/index.ts';
 import { type BenchEngine, benchEngineSettings, dropIndices, openBenchEngine } from './lib/bench-engine.ts';

@@ -15,9 +15,10 @@
 import type { Engine } from '../../src/engine/index.ts';
 import { countPostcodes } from '../../src/engine/index.ts';
 import { previousAliasOf } from '../../src/engine/indices.ts';
-import { reloadVocabulary, shippedVocabulary } from '../../src/engine/vocabulary.ts';
+import { reloadVocabulary } from '../../src/engine/vocabulary.ts';
 import { pageWindow } from '../../src/index-mapping/search.query.ts';
 import { buildServiceSearch } from '../../src/index-mapping/service-search.query.ts';
+import { shippedVocabulary } from '../../src/index-mapping/vocabulary-files.ts';
 import { importPostcodeCsv } from '../../src/ingest/postcode-import.ts';
 import { JUDGMENTS } from '../relevance/judgments.ts';
 

@@ -7,7 +7,7 @@ import pino, { type Logger } from 'pino';
 import { startEngine } from '../../local-engine/local-engine.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { createEngine, type Engine } from '../engine/index.ts';
-import { loadVocabulary } from '../engine/vocabulary.ts';
+import { loadVocabulary } from '../index-mapping/vocabulary-files.ts';
 
 export function loadConfigOrExit(): Config {
   try {

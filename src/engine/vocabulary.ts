@@ -1,10 +1,10 @@
 /**
  * The search vocabulary the read indices are built with, and its reload into served indices.
  *
- * The shipped vocabulary (vocabulary/, versioned, each borrowed source with its licence beside it)
- * is used unless an engine handle says otherwise (`EngineSettings.synonyms`): the CLI and the
- * server give the shipped rules plus an operator's own file (SYNONYMS_FILE), or the operator's
- * alone (SEARCH_VOCABULARY=none).
+ * The shipped vocabulary (read from vocabulary/ by index-mapping/vocabulary-files.ts) is used
+ * unless an engine handle says otherwise (`EngineSettings.synonyms`): the CLI and the server give
+ * the shipped rules plus an operator's own file (SYNONYMS_FILE), or the operator's alone
+ * (SEARCH_VOCABULARY=none).
  *
  * Reload: the rules live inline in each index's settings, not in files on the engine's nodes (a
  * managed cluster gives no access to them, and OpenSearch's `_refresh_search_analyzers`, which
@@ -22,11 +22,10 @@
  * the build's own index), and after an import publishes changed terms (`syncTaxonomyVocabulary`,
  * which reloads only when the served rules are not those the terms now give).
  */
-import { readFileSync } from 'node:fs';
 import { SYNONYM_FILTER, synonymFilterSettings } from '../index-mapping/analysis.ts';
 import { READ_INDICES, type ReadIndex } from '../index-mapping/read-indices.mapping.ts';
 import { ALTERNATE_NAMES_FIELD, taxonomySynonymRules } from '../index-mapping/taxonomy-vocabulary.ts';
-import { parseVocabulary } from '../index-mapping/vocabulary.ts';
+import { shippedVocabulary } from '../index-mapping/vocabulary-files.ts';
 import { acquireLease, waitForLease } from './control.ts';
 import { type Engine, engineCall, maintenanceRequest } from './engine.ts';
 import { EngineNotFoundError } from './errors.ts';
@@ -38,31 +37,6 @@ import {
   removeOldVersions,
   swapAliases,
 } from './indices.ts';
-
-/** The shipped vocabulary's files, under vocabulary/ at the root of the repository. */
-export const SHIPPED_VOCABULARY_FILES = [
-  'hsds-vocabulary.txt',
-  'family-hubs/categories.txt',
-  'outpost/accessibility.txt',
-] as const;
-
-export const vocabularyDir = new URL('../../vocabulary/', import.meta.url);
-
-let shipped: readonly string[] | undefined;
-
-/** The shipped rules (read once). */
-export function shippedVocabulary(): readonly string[] {
-  shipped ??= SHIPPED_VOCABULARY_FILES.flatMap((file) =>
-    parseVocabulary(readFileSync(new URL(file, vocabularyDir), 'utf8'), `vocabulary/${file}`),
-  );
-  return shipped;
-}
-
-/** The rules an operator's configuration asks for: the shipped ones unless turned off, then their own file. */
-export function loadVocabulary(options: { shipped: boolean; file?: string | undefined }): string[] {
-  const own = options.file ? parseVocabulary(readFileSync(options.file, 'utf8'), options.file) : [];
-  return [...(options.shipped ? shippedVocabulary() : []), ...own];
-}
 
 /** The rules a build of the read indices uses. */
 export const searchVocabulary = (engine: Engine): readonly string[] =>

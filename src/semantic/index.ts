@@ -4,7 +4,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Engine } from '../engine/engine.ts';
-import { loadVocabulary } from '../engine/vocabulary.ts';
+import { loadVocabulary } from '../index-mapping/vocabulary-files.ts';
 import { createEmbedder } from './embedder.ts';
 import { shippedNeeds } from './needs.ts';
 import { createUnderstanding, type Understanding } from './understanding.ts';

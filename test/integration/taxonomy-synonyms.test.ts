@@ -7,8 +7,9 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAliasTargets } from '../../src/engine/indices.ts';
-import { servedVocabulary, shippedVocabulary } from '../../src/engine/vocabulary.ts';
+import { servedVocabulary } from '../../src/engine/vocabulary.ts';
 import type { ServiceFull, TaxonomyTermFull } from '../../src/hsds/index.ts';
+import { shippedVocabulary } from '../../src/index-mapping/vocabulary-files.ts';
 import type { ImportReport } from '../../src/ingest/import-report.ts';
 import { reindex } from '../../src/ingest/reindex.ts';
 import { generateDataset } from '../../src/synthetic/generate.ts';

@@ -6,15 +6,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  SHIPPED_VOCABULARY_FILES,
-  shippedVocabulary,
-  vocabularyDir,
-} from '../../../src/engine/vocabulary.ts';
-import {
   parseVocabulary,
   VocabularyError,
   vocabularyVersion,
 } from '../../../src/index-mapping/vocabulary.ts';
+import {
+  SHIPPED_VOCABULARY_FILES,
+  shippedVocabulary,
+  vocabularyDir,
+} from '../../../src/index-mapping/vocabulary-files.ts';
 
 const read = (path: string) => readFileSync(new URL(path, vocabularyDir), 'utf8');
 
