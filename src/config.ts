@@ -183,6 +183,15 @@ export const configSchema = z.object({
     .describe(
       'The largest feed POST /validate takes in its body (bytes): JSON, NDJSON or a zipped data package.',
     ),
+  VALIDATE_MAX_CONCURRENT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(64)
+    .default(2)
+    .describe(
+      'How many POST /validate run at once in a process; beyond, 503 `validation-busy` with Retry-After (each holds its feed in memory).',
+    ),
   VALIDATE_REMOTE: z
     .enum(['off', 'public', 'any'])
     .default('off')

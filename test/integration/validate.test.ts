@@ -5,6 +5,7 @@
  */
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -124,6 +125,46 @@ describe('POST /validate', () => {
     const page = await res.text();
     expect(page).toContain('<h1>Valid: (body)</h1>');
     expect(page).toContain('<th scope="row">service</th><td>18</td><td>18</td><td>0</td>');
+  });
+
+  it('runs at most VALIDATE_MAX_CONCURRENT at once: another is a 503 validation-busy with Retry-After', async () => {
+    // A remote API whose first answer is slow holds the one slot while it is read.
+    let answered = 0;
+    const slow = createServer((_req, res) => {
+      answered += 1;
+      setTimeout(
+        () => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ total_items: 0, total_pages: 1, page_number: 1, size: 0, contents: [] }));
+        },
+        answered === 1 ? 1_500 : 0,
+      );
+    });
+    slow.listen(0, '127.0.0.1');
+    await once(slow, 'listening');
+    try {
+      const app = createTestApp(engine, { VALIDATE_MAX_CONCURRENT: '1', VALIDATE_REMOTE: 'any' });
+      const slowUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
+      const first = app.request(`/validate?url=${encodeURIComponent(slowUrl)}`, { method: 'POST' });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const feedPost = () =>
+        app.request('/validate', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: feed,
+        });
+      const busy = await feedPost();
+      expect(busy.status).toBe(503);
+      expect(busy.headers.get('retry-after')).toBe('5');
+      const problem = (await busy.json()) as { type: string; detail: string };
+      expect(problem.type).toMatch(/validation-busy$/);
+      expect(problem.detail).toMatch(/VALIDATE_MAX_CONCURRENT/);
+      expect([200, 422]).toContain((await first).status);
+      // The slot is free again.
+      expect((await feedPost()).status).toBe(200);
+    } finally {
+      slow.close();
+    }
   });
 
   it('bounds the body by VALIDATE_MAX_BODY_BYTES, and refuses what is no feed', async () => {

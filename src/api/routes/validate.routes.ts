@@ -6,11 +6,18 @@
  * is given (AppDeps.validation, src/ingest/validate); without it the route answers 503.
  * The status says the verdict: 200 valid, 422 not valid, the same report in both. A browser
  * (Accept: text/html) gets the report as a page.
+ *
+ * Anyone may ask, and a validation holds its feed and its records in memory while it reads them
+ * (a 20 MB body, or 5000 remote items, is tens of MB and seconds of CPU): at most
+ * VALIDATE_MAX_CONCURRENT run at once in a process; the others are refused at once with 503
+ * `validation-busy` and Retry-After, so the directory's reads keep their memory and CPU.
  */
 import { z } from '@hono/zod-openapi';
 import { type ValidationAnswer, validationReportSchema } from '../feed-validation.ts';
 import { ApiProblem, errorResponses, PROBLEM_CONTENT_TYPE, problemSchema } from '../problem.ts';
 import type { App, AppContext } from '../types.ts';
+
+type Validation = NonNullable<AppContext['var']['deps']['validation']>;
 
 const problem = (description: string) => ({
   description,
@@ -68,28 +75,49 @@ export function registerValidateRoutes(app: App) {
       ),
       413: problem('The body is over VALIDATE_MAX_BODY_BYTES.'),
       415: problem('The body is none of JSON, NDJSON or ZIP.'),
-      503: problem('This server does not validate feeds.'),
+      503: problem(
+        'This server does not validate feeds, or VALIDATE_MAX_CONCURRENT validations are running (`validation-busy`, with Retry-After).',
+      ),
     },
   });
 
+  let running = 0;
   app.post('/validate', async (c) => {
-    const { validation } = c.get('deps');
+    const { validation, config } = c.get('deps');
     if (!validation) throw new ApiProblem(503, 'this server does not validate feeds');
-    const parsed = query.safeParse(c.req.query());
-    if (!parsed.success) throw new ApiProblem(400, 'strict must be true or false');
-    const strict = parsed.data.strict === 'true';
-    const body = new Uint8Array(await c.req.arrayBuffer());
-    const outcome = parsed.data.url
-      ? await validation.validateUrl(parsed.data.url, { strict })
-      : body.byteLength > 0
-        ? await validation.validateBody(body, c.req.header('content-type'), { strict })
-        : undefined;
-    if (!outcome) throw new ApiProblem(400, 'send a feed in the body, or a remote API as ?url=');
-    if (outcome.kind === 'refused') throw new ApiProblem(outcome.status, outcome.reason);
-    const status = outcome.report.valid ? 200 : 422;
-    if (prefersHtml(c)) return c.html(renderReport(outcome.report), status);
-    return c.json(outcome.report, status);
+    const slots = config.VALIDATE_MAX_CONCURRENT ?? 2;
+    if (running >= slots) {
+      throw new ApiProblem(
+        503,
+        `${running} feed validations are running, the most this server runs at once (VALIDATE_MAX_CONCURRENT); try again shortly`,
+        { type: 'validation-busy', retryAfterSeconds: 5 },
+      );
+    }
+    running += 1;
+    try {
+      return await validate(c, validation);
+    } finally {
+      running -= 1;
+    }
   });
+}
+
+/** One validation: the feed in the body, or the remote API `?url=` names; its report as JSON or a page. */
+async function validate(c: AppContext, validation: Validation) {
+  const parsed = query.safeParse(c.req.query());
+  if (!parsed.success) throw new ApiProblem(400, 'strict must be true or false');
+  const strict = parsed.data.strict === 'true';
+  const body = new Uint8Array(await c.req.arrayBuffer());
+  const outcome = parsed.data.url
+    ? await validation.validateUrl(parsed.data.url, { strict })
+    : body.byteLength > 0
+      ? await validation.validateBody(body, c.req.header('content-type'), { strict })
+      : undefined;
+  if (!outcome) throw new ApiProblem(400, 'send a feed in the body, or a remote API as ?url=');
+  if (outcome.kind === 'refused') throw new ApiProblem(outcome.status, outcome.reason);
+  const status = outcome.report.valid ? 200 : 422;
+  if (prefersHtml(c)) return c.html(renderReport(outcome.report), status);
+  return c.json(outcome.report, status);
 }
 
 const prefersHtml = (c: AppContext) => {
