@@ -248,7 +248,7 @@ export async function publishChanges(
     const work = await affected(engine, targets, [...keys]);
     // What webhook targets hear of (src/webhooks): only worked out when some target is registered.
     const changes: RecordChange[] | undefined = live && (await countWebhooks(engine)) > 0 ? [] : undefined;
-    const { deleted, written } = await rebuild(engine, targets, work, report, options, changes);
+    const { deleted, written } = await rewriteAffected(engine, targets, work, report, options, changes);
     await refreshIndices(engine, Object.values(targets), 'refresh published indices');
     // Records an operator marked as duplicates of others are served once: a rebuilt merged-away
     // record leaves again before anything is counted, and the change feed says it went
@@ -287,7 +287,8 @@ export async function publishChanges(
 
 type Ref = { type: string; id: string };
 
-async function rebuild(
+/** Rewrites the affected documents of the live (or replay target) indices from the store. */
+async function rewriteAffected(
   engine: Engine,
   targets: Record<ReadIndex, string>,
   work: Awaited<ReturnType<typeof affected>>,

@@ -138,7 +138,7 @@ export async function reindex(engine: Engine, options: ReindexOptions = {}): Pro
     // the swap, and those published during that replay once more after it: none is lost.
     const since = Date.now() - CLOCK_MARGIN_MS;
     let replayedFrom = since;
-    const report = await rebuild(engine, { ...options, signal }, async (build) => {
+    const report = await buildAndSwap(engine, { ...options, signal }, async (build) => {
       await lease.renew();
       const replayStarted = Date.now() - CLOCK_MARGIN_MS;
       await replayChanges(engine, since, build.indices, signal);
@@ -156,7 +156,8 @@ export async function reindex(engine: Engine, options: ReindexOptions = {}): Pro
   }
 }
 
-async function rebuild(
+/** Builds new versioned read indices from the store, verifies them and swaps every alias to them. */
+async function buildAndSwap(
   engine: Engine,
   options: ReindexOptions,
   beforeSwap: (build: ReadIndexBuild) => Promise<void>,
