@@ -111,10 +111,11 @@ function republish(service: Json, random: SeededRandom): Json {
 function branchElsewhere(service: Json, random: SeededRandom, places: ReturnType<typeof loadUkPlaces>): Json {
   const copy = clone(service);
   copy.id = newId(random);
-  const here = String(addressesOf(service)[0]?.postal_code ?? '');
-  const hereOutcode = here.split(' ')[0];
-  let place = random.pick(places);
-  while (place.outcode === hereOutcode) place = random.pick(places);
+  // Another post town (the synthetic directory is Aberdeen's: Peterculter, Milltimber, and a few
+  // London and Manchester postcodes are the others).
+  const town = String(addressesOf(service)[0]?.city ?? '');
+  const elsewhere = places.filter((p) => p.city !== town);
+  const place = random.pick(elsewhere);
   if (random.chance(0.5)) copy.name = `${String(service.name)} ${place.area}`;
   for (const address of addressesOf(copy)) {
     address.postal_code = place.postcode;
