@@ -205,6 +205,8 @@ describe('marking a pair the same', () => {
     expect(await listed()).toEqual([]);
     // A harvester of the change feed learns the merged record went.
     expect(await inFeed(OTHER)).toMatchObject({ id: OTHER, deleted: true });
+    // What is served is what the publish recorded: /health stays green.
+    expect((await app.request('/health')).status).toBe(200);
   });
 
   it('survives a re-import that changes the merged record, and a reindex', async () => {
@@ -217,6 +219,7 @@ describe('marking a pair the same', () => {
     expect(await salServiceIds()).toEqual([KEPT, BRANCH].sort());
     expect((await app.request(`/services/${OTHER}`)).status).toBe(301);
     expect(await listed()).toEqual([]);
+    expect((await app.request('/health')).status).toBe(200);
   });
 });
 
