@@ -427,6 +427,17 @@ export function fieldChanges(
   return out;
 }
 
+/**
+ * The import's tables that tell repeats apart, sized to one body's records: sized for a feed's
+ * millions (a 16 MiB Bloom filter, 24 MiB of hashes) they were allocated, zeroed and dropped by
+ * every write. Every record of a body fits the window, so the smaller tables lose nothing.
+ */
+const repeatTablesFor = (records: number) => ({
+  windowSize: Math.max(WRITE_MAX_ELEMENTS + 1, records),
+  recentHashes: Math.max(16, records),
+  bloomLog2Bits: Math.min(27, Math.max(10, Math.ceil(Math.log2(Math.max(1, records) * 32)))),
+});
+
 const recordsOf = async (engine: Engine, keys: Iterable<string>) => {
   const found = await getRecords(engine, [...keys]);
   return new Map([...found].map(([key, doc]) => [key, doc.record]));
@@ -533,7 +544,7 @@ export function putRecord(engine: Engine, request: WriteRequest, body: unknown):
         engine,
         `api:${actor}`,
         [{ kind: 'nested', type, value: record, origin: WRITE_ORIGIN }],
-        { reportFile: false },
+        { reportFile: false, ...repeatTablesFor(flattened.records.length) },
       );
       const changes = imported.changes;
       if (gone.size > 0) {

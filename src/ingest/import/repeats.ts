@@ -49,7 +49,7 @@ function splitLinks(type: RecordType, record: Record<string, unknown>) {
 export type ReadBack = (keys: string[]) => Promise<Map<string, RecordStoreDocument & { run: number }>>;
 
 export class Repeats {
-  private readonly bloom = new BloomFilter();
+  private readonly bloom: BloomFilter;
   private readonly window: RecentWindow<WindowEntry>;
   private readonly seenHashes: RecentHashes;
   private batchSeen = new Map<string, WindowEntry>();
@@ -57,8 +57,9 @@ export class Repeats {
 
   private readonly run: number;
 
-  constructor(run: number, options: { windowSize?: number; recentHashes?: number }) {
+  constructor(run: number, options: { windowSize?: number; recentHashes?: number; bloomLog2Bits?: number }) {
     this.run = run;
+    this.bloom = new BloomFilter(options.bloomLog2Bits);
     this.window = new RecentWindow<WindowEntry>(options.windowSize ?? 20_000);
     this.seenHashes = new RecentHashes(options.recentHashes);
   }
