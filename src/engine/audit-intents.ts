@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { controlKindBody } from '../index-mapping/control.query.ts';
 import { controlIndex, searchControl, withControlIndex } from './control-index.ts';
 import { type Engine, engineCall } from './engine.ts';
 import { EngineNotFoundError } from './errors.ts';
@@ -43,11 +44,7 @@ export async function recordAuditIntent(
 
 /** Intents whose writes never wrote their audit, oldest first. */
 export const listAuditIntents = (engine: Engine): Promise<AuditIntent[]> =>
-  searchControl<AuditIntent>(engine, 'list audit intents', {
-    size: 1000,
-    sort: [{ at: 'asc' }],
-    query: { term: { kind: 'audit' } },
-  });
+  searchControl<AuditIntent>(engine, 'list audit intents', controlKindBody('audit', 1000, true));
 
 /** Clears an intent once its audit entries are written. */
 export async function clearAuditIntent(engine: Engine, writeId: string): Promise<void> {

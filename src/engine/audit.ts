@@ -8,6 +8,13 @@
  * `GET /{resource}/{id}?audit=last|all` (src/api/record-route.ts), in pages (readAudit).
  */
 import { createHash, randomUUID } from 'node:crypto';
+import {
+  auditOfRecordQuery,
+  auditOfWriteQuery,
+  auditOlderThanQuery,
+  auditPageBody,
+  newestAuditBody,
+} from '../index-mapping/audit.query.ts';
 import { parseRecordKey, recordKey } from '../index-mapping/ids.ts';
 import { createBulkWriter } from './bulk.ts';
 import { type Engine, engineCall, maintenanceRequest } from './engine.ts';
@@ -138,13 +145,10 @@ const lastPruned = new WeakMap<Engine, number>();
 export async function pruneAudit(engine: Engine, retentionDays: number, now = Date.now()): Promise<number> {
   if (!(retentionDays > 0)) return 0;
   const before = new Date(now - retentionDays * 86_400_000).toISOString();
-  return pruneSmallIndex(
-    engine,
-    'prune audit',
-    auditIndex(engine),
-    { range: { last_action_date: { lt: before } } },
-    { refresh: true, transport: maintenanceRequest(engine) },
-  );
+  return pruneSmallIndex(engine, 'prune audit', auditIndex(engine), auditOlderThanQuery(before), {
+    refresh: true,
+    transport: maintenanceRequest(engine),
+  });
 }
 
 /** A UUID-shaped id that one write's entry always gets: an entry written twice is one entry. */
@@ -245,36 +249,22 @@ export async function readAudit(
   which: 'last' | 'all',
   page: { perPage: number; after?: unknown[] | undefined } = { perPage: 1000 },
 ): Promise<AuditPage> {
-  const ofRecord = {
-    bool: {
-      should: [
-        { term: { target: recordKey(type, id) } },
-        { bool: { filter: [{ term: { resource_type: type } }, { term: { resource_id: id } }] } },
-      ],
-      minimum_should_match: 1,
-    },
-  };
-  const sort = [{ last_action_date: 'desc' }, { write_id: 'asc' }, { seq: 'asc' }];
+  const ofRecord = auditOfRecordQuery(type, id);
   const search = async (body: Record<string, unknown>) => {
     const { body: answer } = await engineCall('read audit', () =>
-      engine.client.search({ index: auditIndex(engine), body: { sort, ...body } } as never),
+      engine.client.search({ index: auditIndex(engine), body } as never),
     );
     return (answer as { hits: { total: { value: number }; hits: AuditHit[] } }).hits;
   };
   try {
     let query: object = ofRecord;
     if (which === 'last') {
-      const newest = (await search({ size: 1, query: ofRecord, _source: ['write_id'] })).hits[0];
+      const newest = (await search(newestAuditBody(ofRecord))).hits[0];
       if (!newest) return { entries: [], total: 0 };
-      query = { bool: { filter: [ofRecord, { term: { write_id: newest._source.write_id } }] } };
+      query = auditOfWriteQuery(ofRecord, newest._source.write_id);
     }
     const size = Math.min(Math.max(1, page.perPage), AUDIT_MAX_PER_PAGE);
-    const found = await search({
-      size: size + 1,
-      query,
-      track_total_hits: true,
-      ...(page.after ? { search_after: page.after } : {}),
-    });
+    const found = await search(auditPageBody(query, size + 1, page.after));
     const hits = found.hits.slice(0, size);
     const last = hits[hits.length - 1];
     return {

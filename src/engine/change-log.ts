@@ -5,6 +5,7 @@
  * replays the changes logged since its snapshot, so none is lost by its swap.
  */
 import { hostname } from 'node:os';
+import { changesBeforeQuery, changesSinceBody } from '../index-mapping/control.query.ts';
 import { controlIndex, isDeadLocalProcess, searchControl, withControlIndex } from './control-index.ts';
 import { type Engine, engineCall } from './engine.ts';
 import { EngineNotFoundError } from './errors.ts';
@@ -52,18 +53,11 @@ export async function listChanges(
   engine: Engine,
   options: { since?: number; pendingOnly?: boolean } = {},
 ): Promise<ChangeEntry[]> {
-  const entries = await searchControl<ChangeEntry>(engine, 'list changes', {
-    size: 10_000,
-    sort: [{ at: 'asc' }],
-    query: {
-      bool: {
-        filter: [
-          { term: { kind: 'change' } },
-          ...(options.since !== undefined ? [{ range: { at: { gte: options.since } } }] : []),
-        ],
-      },
-    },
-  });
+  const entries = await searchControl<ChangeEntry>(
+    engine,
+    'list changes',
+    changesSinceBody(10_000, options.since),
+  );
   return options.pendingOnly ? entries.filter((e) => e.state === 'pending') : entries;
 }
 
@@ -85,11 +79,7 @@ export async function pruneChanges(
   await engineCall('prune changes', () =>
     engine.client.deleteByQuery({
       index: controlIndex(engine),
-      body: {
-        query: {
-          bool: { filter: [{ term: { kind: 'change' } }, { range: { at: { lt: now - olderThanMs } } }] },
-        },
-      },
+      body: { query: changesBeforeQuery(now - olderThanMs) },
       conflicts: 'proceed',
     } as never),
   ).catch((error: unknown) => {

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
+import { controlKindBody } from '../index-mapping/control.query.ts';
 import {
   controlIndex,
   getControl,
@@ -109,7 +110,7 @@ export const IMPORT_HEARTBEAT_MS = 10_000;
 
 /** Every import run recorded under the engine's prefix. */
 export const listImportRuns = (engine: Engine): Promise<ImportRun[]> =>
-  searchControl<ImportRun>(engine, 'list import runs', { size: 1000, query: { term: { kind: 'import' } } });
+  searchControl<ImportRun>(engine, 'list import runs', controlKindBody('import', 1000));
 
 /** The last complete import of a source, if any (its start is where `--since last` harvests from). */
 export async function lastCompleteImport(engine: Engine, source: string): Promise<ImportRun | undefined> {
