@@ -63,64 +63,76 @@ export type LeaseOptions = {
   now?: () => number;
 };
 
+/** The lease document's version: what a renewal or a release must match. */
+type Version = { seqNo: number; primaryTerm: number };
+
+const versionOf = (written: Record<string, unknown>): Version => ({
+  seqNo: written._seq_no as number,
+  primaryTerm: written._primary_term as number,
+});
+
+type Taking = {
+  name: string;
+  id: string;
+  holder: LeaseHolder;
+  /** The lease document as this holder writes it (its expiry from now). */
+  document: () => Record<string, unknown>;
+  now: () => number;
+};
+
 /**
- * Takes the named lease, or throws LeaseHeldError naming who holds it. An expired lease is taken
- * over. While held, it is renewed in the background until released.
+ * Writes the lease document as ours: created when there is none, or taken over when its holder's
+ * has expired (or its holder is a dead local process). LeaseHeldError when it is held.
  */
-export async function acquireLease(engine: Engine, name: string, options: LeaseOptions): Promise<Lease> {
-  const ttlMs = options.ttlMs ?? 60_000;
-  const renewEveryMs = options.renewEveryMs ?? Math.max(1000, Math.floor(ttlMs / 4));
-  const now = options.now ?? Date.now;
-  const id = `lease:${name}`;
-  const holder: LeaseHolder = {
-    owner: randomUUID(),
-    host: hostname(),
-    pid: process.pid,
-    purpose: options.purpose,
-    acquired_at: new Date(now()).toISOString(),
-  };
-  const body = () => ({ kind: 'lease', expires_at: now() + ttlMs, data: holder });
-  let seqNo: number;
-  let primaryTerm: number;
+async function takeLease(engine: Engine, { name, id, holder, document, now }: Taking): Promise<Version> {
   try {
     const { body: created } = await withControlIndex(engine, () =>
       engineCall(`take lease ${name}`, () =>
-        engine.client.index({ index: controlIndex(engine), id, op_type: 'create', body: body() }),
+        engine.client.index({ index: controlIndex(engine), id, op_type: 'create', body: document() }),
       ),
     );
-    seqNo = created._seq_no as number;
-    primaryTerm = created._primary_term as number;
+    return versionOf(created);
   } catch (error) {
     if (!isConflict(error)) throw error;
-    const current = await getControl<LeaseHolder>(engine, id);
-    const expired = !current || (current.expiresAt ?? 0) <= now();
-    if (current && !expired && !isDeadLocalProcess(current.data.host, current.data.pid)) {
-      throw new LeaseHeldError(name, current.data);
-    }
-    // Expired (or released between the two requests): take it over, unless another process does first.
-    try {
-      const { body: taken } = await engineCall(`take over lease ${name}`, () =>
-        engine.client.index({
-          index: controlIndex(engine),
-          id,
-          body: body(),
-          ...(current
-            ? { if_seq_no: current.seqNo, if_primary_term: current.primaryTerm }
-            : { op_type: 'create' }),
-        }),
-      );
-      seqNo = taken._seq_no as number;
-      primaryTerm = taken._primary_term as number;
-      if (current) {
-        engine.logger.warn({ lease: name, expired: current.data }, 'took over an expired lease');
-      }
-    } catch (takeOverError) {
-      if (!isConflict(takeOverError)) throw takeOverError;
-      const winner = await getControl<LeaseHolder>(engine, id);
-      throw new LeaseHeldError(name, winner?.data ?? holder);
-    }
   }
+  const current = await getControl<LeaseHolder>(engine, id);
+  const expired = !current || (current.expiresAt ?? 0) <= now();
+  if (current && !expired && !isDeadLocalProcess(current.data.host, current.data.pid)) {
+    throw new LeaseHeldError(name, current.data);
+  }
+  // Expired (or released between the two requests): take it over, unless another process does first.
+  try {
+    const { body: taken } = await engineCall(`take over lease ${name}`, () =>
+      engine.client.index({
+        index: controlIndex(engine),
+        id,
+        body: document(),
+        ...(current
+          ? { if_seq_no: current.seqNo, if_primary_term: current.primaryTerm }
+          : { op_type: 'create' }),
+      }),
+    );
+    if (current) engine.logger.warn({ lease: name, expired: current.data }, 'took over an expired lease');
+    return versionOf(taken);
+  } catch (takeOverError) {
+    if (!isConflict(takeOverError)) throw takeOverError;
+    const winner = await getControl<LeaseHolder>(engine, id);
+    throw new LeaseHeldError(name, winner?.data ?? holder);
+  }
+}
 
+/**
+ * The lease this process now holds: renewed every `renewEveryMs` (with optimistic concurrency on
+ * the version it last wrote) until released; a renewal that conflicts, or fails past the expiry,
+ * aborts `lost`.
+ */
+function holdLease(
+  engine: Engine,
+  { name, id, holder, document, now }: Taking,
+  version: Version,
+  { ttlMs, renewEveryMs }: { ttlMs: number; renewEveryMs: number },
+): Lease {
+  let { seqNo, primaryTerm } = version;
   const controller = new AbortController();
   let expiresAt = now() + ttlMs;
   let released = false;
@@ -132,7 +144,7 @@ export async function acquireLease(engine: Engine, name: string, options: LeaseO
         engine.client.index({
           index: controlIndex(engine),
           id,
-          body: body(),
+          body: document(),
           if_seq_no: seqNo,
           if_primary_term: primaryTerm,
         }),
@@ -190,6 +202,32 @@ export async function acquireLease(engine: Engine, name: string, options: LeaseO
       });
     },
   };
+}
+
+/**
+ * Takes the named lease, or throws LeaseHeldError naming who holds it. An expired lease is taken
+ * over. While held, it is renewed in the background until released.
+ */
+export async function acquireLease(engine: Engine, name: string, options: LeaseOptions): Promise<Lease> {
+  const ttlMs = options.ttlMs ?? 60_000;
+  const renewEveryMs = options.renewEveryMs ?? Math.max(1000, Math.floor(ttlMs / 4));
+  const now = options.now ?? Date.now;
+  const holder: LeaseHolder = {
+    owner: randomUUID(),
+    host: hostname(),
+    pid: process.pid,
+    purpose: options.purpose,
+    acquired_at: new Date(now()).toISOString(),
+  };
+  const taking: Taking = {
+    name,
+    id: `lease:${name}`,
+    holder,
+    document: () => ({ kind: 'lease', expires_at: now() + ttlMs, data: holder }),
+    now,
+  };
+  const version = await takeLease(engine, taking);
+  return holdLease(engine, taking, version, { ttlMs, renewEveryMs });
 }
 
 /**
