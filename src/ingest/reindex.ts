@@ -26,6 +26,7 @@ import {
   findDocuments,
   openSnapshot,
   refreshRecords,
+  type Snapshot,
   scanDocumentsHolding,
   scanKeysHolding,
 } from '../engine/records.ts';
@@ -156,12 +157,11 @@ export async function reindex(engine: Engine, options: ReindexOptions = {}): Pro
   }
 }
 
-/** Builds new versioned read indices from the store, verifies them and swaps every alias to them. */
-async function buildAndSwap(
-  engine: Engine,
-  options: ReindexOptions,
-  beforeSwap: (build: ReadIndexBuild) => Promise<void>,
-): Promise<ReindexReport> {
+/**
+ * A point in time over the records store for a build, with what it holds per type and the records
+ * that override others; NothingToIndexError when there is no store or it is empty.
+ */
+async function openBuildSnapshot(engine: Engine) {
   try {
     await refreshRecords(engine);
   } catch (error) {
@@ -171,25 +171,35 @@ async function buildAndSwap(
     throw error;
   }
   const snapshot = await openSnapshot(engine);
-  const inSnapshot = await countTypesInSnapshot(engine, snapshot).catch(async (error: unknown) => {
+  try {
+    const inSnapshot = await countTypesInSnapshot(engine, snapshot);
+    if (Object.keys(inSnapshot).length === 0) {
+      throw new NothingToIndexError('the records store is empty: import a source first (hsds import)');
+    }
+    const overrides = await Overrides.load(engine, snapshot);
+    return { snapshot, inSnapshot, overrides };
+  } catch (error) {
     await snapshot.close();
     throw error;
-  });
-  const totalServices = inSnapshot.service ?? 0;
-  if (Object.keys(inSnapshot).length === 0) {
-    await snapshot.close();
-    throw new NothingToIndexError('the records store is empty: import a source first (hsds import)');
   }
+}
+
+/**
+ * The store's records as a build reads them, nested, from one snapshot: each type batch by batch
+ * (nestedOfType), then the organizations no service nests (remainingOrganizations), counting what
+ * each yields (the counts each index must end with) and keeping the service areas' geometries of
+ * the batch being written.
+ */
+function storeSources(
+  engine: Engine,
+  { snapshot, overrides }: { snapshot: Snapshot; overrides: Overrides },
+  options: ReindexOptions,
+) {
   const batchSize = options.batchSize ?? 500;
   const stats = { unresolved: 0, read: 0, queries: 0 };
   // The geometries of the service areas of the batch being written (stored at import).
   let geometries = new Map<string, AreaGeometry>();
-
   const shared = new SharedRecords();
-  const overrides = await Overrides.load(engine, snapshot).catch(async (error: unknown) => {
-    await snapshot.close();
-    throw error;
-  });
   // Records of each type yielded to the build: each index must end with that many documents.
   const yielded: Record<string, number> = {};
 
@@ -256,40 +266,61 @@ async function buildAndSwap(
     }
   }
 
+  return {
+    stats,
+    nestedOfType,
+    remainingOrganizations,
+    geometryOf: (area: ServiceAreaFull) => geometries.get(area.id),
+    // Read when the build checks its counts, after every record was yielded.
+    expected: {
+      get services() {
+        return yielded.service ?? 0;
+      },
+      get organizations() {
+        return (yielded.organization ?? 0) + fromServices.size;
+      },
+      get taxonomies() {
+        return yielded.taxonomy ?? 0;
+      },
+      get taxonomy_terms() {
+        return yielded.taxonomy_term ?? 0;
+      },
+    },
+  };
+}
+
+/** Builds new versioned read indices from the store, verifies them and swaps every alias to them. */
+async function buildAndSwap(
+  engine: Engine,
+  options: ReindexOptions,
+  beforeSwap: (build: ReadIndexBuild) => Promise<void>,
+): Promise<ReindexReport> {
+  const opened = await openBuildSnapshot(engine);
+  const { snapshot, inSnapshot } = opened;
+  const totalServices = inSnapshot.service ?? 0;
+  const sources = storeSources(engine, opened, options);
+  const { stats } = sources;
   try {
     const report = await writeReadIndices(
       engine,
       {
-        taxonomies: nestedOfType<TaxonomyFull>('taxonomy'),
-        taxonomyTerms: nestedOfType<TaxonomyTermFull>('taxonomy_term'),
-        services: nestedOfType<ServiceFull>('service'),
-        organizations: remainingOrganizations,
+        taxonomies: sources.nestedOfType<TaxonomyFull>('taxonomy'),
+        taxonomyTerms: sources.nestedOfType<TaxonomyTermFull>('taxonomy_term'),
+        services: sources.nestedOfType<ServiceFull>('service'),
+        organizations: sources.remainingOrganizations,
       },
       {
         servicesGroupedByOrganization: true,
-        geometryOf: (area: ServiceAreaFull) => geometries.get(area.id),
+        geometryOf: sources.geometryOf,
         ...(options.onProgress
           ? { onProgress: (p: BuildProgress) => options.onProgress?.({ ...p, totalServices }) }
           : {}),
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.bulk ? { bulk: options.bulk } : {}),
         beforeSwap,
-        // One document per record read for these (read when the build checks its counts, after
-        // every record was yielded); service_at_locations of missing services are not served.
-        expected: {
-          get services() {
-            return yielded.service ?? 0;
-          },
-          get organizations() {
-            return (yielded.organization ?? 0) + fromServices.size;
-          },
-          get taxonomies() {
-            return yielded.taxonomy ?? 0;
-          },
-          get taxonomy_terms() {
-            return yielded.taxonomy_term ?? 0;
-          },
-        },
+        // One document per record read for these; service_at_locations of missing services are
+        // not served.
+        expected: sources.expected,
       },
     );
     return {
