@@ -2,12 +2,13 @@
  * Facet counts and "did you mean" for a search (extensions of the list endpoints). Requests come
  * from the pure builders (facets.query.ts, did-you-mean.query.ts); this module runs them.
  */
+import { buildDidYouMeanBody, type SuggestEntry, toCorrection } from '../index-mapping/did-you-mean.query.ts';
 import {
-  buildDidYouMeanSuggest,
-  type SuggestEntry,
-  toCorrection,
-} from '../index-mapping/did-you-mean.query.ts';
-import { buildFacetAggregations, FACET_RECORDS, type FacetName } from '../index-mapping/facets.query.ts';
+  buildFacetAggregations,
+  buildFacetsBody,
+  FACET_RECORDS,
+  type FacetName,
+} from '../index-mapping/facets.query.ts';
 import type { ReadIndex } from '../index-mapping/read-indices.mapping.ts';
 import type { SearchRequest } from '../index-mapping/search.query.ts';
 import { type Engine, engineCall } from './engine.ts';
@@ -48,7 +49,7 @@ export async function searchFacets(
       {
         index: engine.name(request.index),
         ignore_unavailable: true,
-        body: { query: request.query, size: 0, track_total_hits: false, aggs },
+        body: buildFacetsBody(request.query, aggs),
       } as never,
       READ,
     ),
@@ -94,7 +95,7 @@ export async function didYouMean(
       {
         index: engine.name(index),
         ignore_unavailable: true,
-        body: { size: 0, track_total_hits: false, suggest: buildDidYouMeanSuggest(text) },
+        body: buildDidYouMeanBody(text),
       } as never,
       READ,
     ),

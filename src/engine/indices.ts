@@ -9,6 +9,7 @@
 import { errors } from '@opensearch-project/opensearch';
 import { readIndexAnalysisSettings } from '../index-mapping/analysis.ts';
 import { READ_INDICES, type ReadIndex, readIndexMappings } from '../index-mapping/read-indices.mapping.ts';
+import { countBody } from '../index-mapping/search.query.ts';
 import { type Engine, engineCall, maintenanceRequest } from './engine.ts';
 import { EngineNotFoundError, EngineRequestError, EngineUnavailableError } from './errors.ts';
 import { indexLayout } from './layout.ts';
@@ -133,10 +134,7 @@ export async function countEachIndex(
 ): Promise<(number | undefined)[]> {
   const { body } = await engineCall(operation, () =>
     engine.client.msearch({
-      body: indices.flatMap((index) => [
-        { index },
-        { size: 0, track_total_hits: true, query: { match_all: {} } },
-      ]),
+      body: indices.flatMap((index) => [{ index }, countBody()]),
     }),
   );
   const responses = body.responses as { hits?: { total?: { value: number } } }[];

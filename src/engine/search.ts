@@ -14,7 +14,13 @@ import { errors } from '@opensearch-project/opensearch';
 import type { TransportRequestOptions } from '@opensearch-project/opensearch/lib/Transport.js';
 import { F } from '../index-mapping/fields.ts';
 import type { ReadIndex } from '../index-mapping/read-indices.mapping.ts';
-import { partitionStream, RESULT_WINDOW, type SearchRequest } from '../index-mapping/search.query.ts';
+import {
+  partitionStream,
+  pointInTimeBody,
+  RESULT_WINDOW,
+  type SearchRequest,
+  searchPageBody,
+} from '../index-mapping/search.query.ts';
 import { STORED_LIST_ITEMS, storesListItems } from '../index-mapping/sources.query.ts';
 import { type Engine, engineCall } from './engine.ts';
 import { EngineNotFoundError, translateEngineError } from './errors.ts';
@@ -132,14 +138,7 @@ const pageParams = (
     index: indexNames(engine, request).join(','),
     ignore_unavailable: true,
     filter_path: ['hits.total.value', ...fetch.paths, ...sortPath(request)],
-    body: {
-      query: request.query,
-      sort: request.sort,
-      from: window.from,
-      size: window.size,
-      track_total_hits: true,
-      ...fetch.body,
-    },
+    body: searchPageBody(request, window, fetch.body),
   };
 };
 
@@ -236,18 +235,13 @@ async function searchDeepPage(
 ): Promise<RecordTexts> {
   let pitId = await openPit(engine, request, PIT_KEEP_ALIVE);
   if (!pitId) return { total: 0, texts: [] };
-  const inPit = (extra: Record<string, unknown>) => ({
-    body: {
-      pit: { id: pitId, keep_alive: PIT_KEEP_ALIVE },
-      query: request.query,
-      sort: request.sort,
-      ...extra,
-    },
+  const inPit = (page: Parameters<typeof pointInTimeBody>[2]) => ({
+    body: pointInTimeBody({ id: pitId as string, keepAlive: PIT_KEEP_ALIVE }, request, page),
   });
   try {
     const counted = await runSearch(engine, `count ${request.index}`, {
       filter_path: ['hits.total.value', 'pit_id'],
-      ...inPit({ size: 0, track_total_hits: true }),
+      ...inPit({ size: 0, total: true }),
     });
     pitId = counted.pit_id ?? pitId;
     const total = counted.hits?.total?.value ?? 0;
@@ -258,12 +252,7 @@ async function searchDeepPage(
       const step = Math.min(RESULT_WINDOW, window.from - skipped);
       const body = await runSearch(engine, `skip in ${request.index}`, {
         filter_path: ['hits.hits.sort', 'pit_id'],
-        ...inPit({
-          size: step,
-          _source: false,
-          track_total_hits: false,
-          ...(after ? { search_after: after } : {}),
-        }),
+        ...inPit({ size: step, total: false, after, fetch: { _source: false } }),
       });
       pitId = body.pit_id ?? pitId;
       const hits = body.hits?.hits ?? [];
@@ -279,12 +268,7 @@ async function searchDeepPage(
           engine.client.search(
             {
               filter_path: [...fetch.paths, ...sortPath(request), 'pit_id'],
-              ...inPit({
-                size: window.size,
-                ...fetch.body,
-                track_total_hits: false,
-                ...(after ? { search_after: after } : {}),
-              }),
+              ...inPit({ size: window.size, total: false, after, fetch: fetch.body }),
             } as Record<string, unknown>,
             transport,
           ),
@@ -509,15 +493,11 @@ export async function* streamRecords(
           engine.client.search(
             {
               filter_path: ['hits.total.value', ...fetch.paths, 'hits.hits.sort', 'pit_id'],
-              body: {
-                pit: { id: pitId as string, keep_alive: keepAlive },
-                query,
-                sort,
-                size: batchSize,
-                ...fetch.body,
-                track_total_hits: after === undefined,
-                ...(after ? { search_after: after } : {}),
-              },
+              body: pointInTimeBody(
+                { id: pitId as string, keepAlive },
+                { query, sort },
+                { size: batchSize, total: after === undefined, after, fetch: fetch.body },
+              ),
             } as Record<string, unknown>,
             transport,
           ),

@@ -9,6 +9,7 @@ import {
   tombstoneMapping,
   toTombstoneDocument,
 } from '../index-mapping/tombstone.document.ts';
+import { buildExpiredTombstonesQuery, buildTombstonesByIdBody } from '../index-mapping/tombstones.query.ts';
 import { createBulkWriter } from './bulk.ts';
 import { type Engine, engineCall } from './engine.ts';
 import { createSmallIndex, pruneSmallIndex } from './layout.ts';
@@ -67,11 +68,7 @@ async function existingTombstones(engine: Engine, refs: readonly RecordRef[]): P
     const { body } = await engineCall('find tombstones', () =>
       engine.client.search({
         index: tombstonesIndex(engine),
-        body: {
-          size: chunk.length,
-          _source: false,
-          query: { ids: { values: chunk.map((r) => tombstoneId(r.type, r.id)) } },
-        },
+        body: buildTombstonesByIdBody(chunk.map((r) => tombstoneId(r.type, r.id))),
       } as never),
     );
     const ids = new Set((body as { hits: { hits: { _id: string }[] } }).hits.hits.map((h) => h._id));
@@ -86,12 +83,11 @@ export async function pruneTombstones(
   retentionDays: number,
   now = Date.now(),
 ): Promise<number> {
-  const before = new Date(now - retentionDays * 86_400_000).toISOString();
   return pruneSmallIndex(
     engine,
     'prune tombstones',
     tombstonesIndex(engine),
-    { range: { deleted_at: { lt: before } } },
+    buildExpiredTombstonesQuery(now, retentionDays),
     { refresh: true },
   );
 }

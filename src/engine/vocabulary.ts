@@ -24,6 +24,7 @@
  */
 import { SYNONYM_FILTER, synonymFilterSettings } from '../index-mapping/analysis.ts';
 import { READ_INDICES, type ReadIndex } from '../index-mapping/read-indices.mapping.ts';
+import { buildTermNamesPageBody } from '../index-mapping/taxonomy-vocabulary.query.ts';
 import { ALTERNATE_NAMES_FIELD, taxonomySynonymRules } from '../index-mapping/taxonomy-vocabulary.ts';
 import { shippedVocabulary } from '../index-mapping/vocabulary-files.ts';
 import { acquireLease, waitForLease } from './control.ts';
@@ -146,12 +147,7 @@ export async function readTaxonomyVocabulary(
       ({ body } = await engineCall(`read the taxonomy synonyms of ${index}`, () =>
         engine.client.search({
           index,
-          body: {
-            size: TERMS_PAGE,
-            sort: [{ id: 'asc' }],
-            _source: ['record.name', `record.${ALTERNATE_NAMES_FIELD}`],
-            ...(after ? { search_after: after } : {}),
-          },
+          body: buildTermNamesPageBody(TERMS_PAGE, after),
         } as never),
       ));
     } catch (error) {

@@ -28,6 +28,7 @@ import {
 } from '../index-mapping/webhook.document.ts';
 import {
   buildAttemptsOfQuery,
+  buildCountWebhooksQuery,
   buildNextEventsQuery,
   buildPruneQuery,
   buildRecentAttemptsQuery,
@@ -73,7 +74,7 @@ async function getDocument<T>(engine: Engine, id: string): Promise<Versioned<T> 
 export async function countWebhooks(engine: Engine): Promise<number> {
   try {
     const { body } = await engineCall('count webhooks', () =>
-      engine.client.count({ index: webhooksIndex(engine), body: { query: { term: { kind: 'webhook' } } } }),
+      engine.client.count({ index: webhooksIndex(engine), body: buildCountWebhooksQuery() }),
     );
     return (body as { count: number }).count;
   } catch (error) {

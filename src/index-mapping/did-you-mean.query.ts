@@ -85,3 +85,8 @@ export function toCorrection(
     .join(' ');
   return corrected === text.toLowerCase().split(/\s+/).filter(Boolean).join(' ') ? undefined : corrected;
 }
+
+/** Only the suggestions for `text`: no hits and no total. */
+export function buildDidYouMeanBody(text: string): QueryDsl {
+  return { size: 0, track_total_hits: false, suggest: buildDidYouMeanSuggest(text) };
+}

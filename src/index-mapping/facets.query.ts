@@ -47,3 +47,8 @@ export const FACET_RECORDS: Partial<Record<FacetName, ReadIndex>> = {
 export function buildFacetAggregations(names: readonly FacetName[]): Record<string, QueryDsl> {
   return Object.fromEntries(names.map((name) => [name, facetAggregations[name]()]));
 }
+
+/** The facets of a search (`aggs`, from buildFacetAggregations) over its matches: no hits, no total. */
+export function buildFacetsBody(query: QueryDsl, aggs: Record<string, QueryDsl>): QueryDsl {
+  return { query, size: 0, track_total_hits: false, aggs };
+}

@@ -124,3 +124,45 @@ export function partitionStream(
     return { ...request, query: { bool: { must: [request.query], filter: [range] } } };
   });
 }
+
+/** Counts a query's matches (every document when no query is given) without fetching any. */
+export const countBody = (query: QueryDsl = matchAll): QueryDsl => ({
+  size: 0,
+  track_total_hits: true,
+  query,
+});
+
+/**
+ * One page within the result window, with its exact total. `fetch` is what each hit brings
+ * (`_source` paths, or the stored list item).
+ */
+export const searchPageBody = (
+  search: Pick<SearchRequest, 'query' | 'sort'>,
+  window: { from: number; size: number },
+  fetch: QueryDsl,
+): QueryDsl => ({
+  query: search.query,
+  sort: search.sort,
+  from: window.from,
+  size: window.size,
+  track_total_hits: true,
+  ...fetch,
+});
+
+/**
+ * A search inside a point in time: `size` hits (0 to count only) after the sort values `after`,
+ * with the total only when `total` asks for it. The point in time is renewed for `keepAlive`.
+ */
+export const pointInTimeBody = (
+  pit: { id: string; keepAlive: string },
+  search: Pick<SearchRequest, 'query' | 'sort'>,
+  page: { size: number; total: boolean; after?: readonly unknown[] | undefined; fetch?: QueryDsl },
+): QueryDsl => ({
+  pit: { id: pit.id, keep_alive: pit.keepAlive },
+  query: search.query,
+  sort: search.sort,
+  size: page.size,
+  ...page.fetch,
+  track_total_hits: page.total,
+  ...(page.after ? { search_after: page.after } : {}),
+});

@@ -42,8 +42,15 @@ export function buildRecentAttemptsQuery(webhookId: string, size: number) {
   };
 }
 
+const webhookTargets = { term: { kind: 'webhook' } };
+
 export function buildWebhooksQuery() {
-  return { size: 1000, query: { term: { kind: 'webhook' } } };
+  return { size: 1000, query: webhookTargets };
+}
+
+/** Counts the registered targets. */
+export function buildCountWebhooksQuery() {
+  return { query: webhookTargets };
 }
 
 /** Events and attempts logged before `before` (ISO time). */
