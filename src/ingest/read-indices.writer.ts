@@ -9,6 +9,7 @@ import type { Geometry } from 'geojson';
 import {
   type BulkFailure,
   type BulkStats,
+  type BulkWriter,
   type BulkWriterOptions,
   createBulkWriter,
 } from '../engine/bulk.ts';
@@ -211,14 +212,19 @@ export function geometryFromExtent(area: ServiceAreaFull): AreaGeometry | undefi
   return parsed.ok === true ? parsed.geometry : undefined;
 }
 
-export async function writeReadIndices(
-  engine: Engine,
-  input: NestedReadInput,
-  options: WriteReadIndicesOptions = {},
-): Promise<ReadIndicesReport> {
-  const started = Date.now();
-  const geometryOf = options.geometryOf ?? geometryFromExtent;
-  const build = await beginBuild(engine);
+/** One build's writing: its bulk writer, the documents written per index, the progress reported. */
+type BuildWriting = {
+  writer: BulkWriter;
+  /** The first 20 documents the engine refused. */
+  failures: BulkFailure[];
+  created: Record<ReadIndex, number>;
+  progress: BuildProgress;
+  /** Reports the phase (again: a phase reports as it advances). */
+  step: (phase: BuildPhase) => void;
+  write: (kind: ReadIndex, id: string, document: unknown) => Promise<void>;
+};
+
+function startWriting(engine: Engine, build: ReadIndexBuild, options: WriteReadIndicesOptions): BuildWriting {
   const failures: BulkFailure[] = [];
   const writer = createBulkWriter(engine, {
     ...options.bulk,
@@ -235,139 +241,218 @@ export async function writeReadIndices(
     taxonomy_terms: 0,
   };
   const progress: BuildProgress = { phase: 'taxonomies', documents: 0, services: 0 };
-  const step = (phase: BuildPhase) => {
-    progress.phase = phase;
-    options.onProgress?.({ ...progress });
+  return {
+    writer,
+    failures,
+    created,
+    progress,
+    step: (phase) => {
+      progress.phase = phase;
+      options.onProgress?.({ ...progress });
+    },
+    write: async (kind, id, document) => {
+      options.signal?.throwIfAborted();
+      created[kind] += 1;
+      progress.documents += 1;
+      await writer.index(build.indices[kind], id, document);
+    },
   };
-  const write = async (kind: ReadIndex, id: string, document: unknown) => {
-    options.signal?.throwIfAborted();
-    created[kind] += 1;
-    progress.documents += 1;
-    await writer.index(build.indices[kind], id, document);
-  };
+}
 
-  try {
-    step('taxonomies');
-    // Taxonomies are few (a handful per directory): kept to fill terms' taxonomy_detail.
-    const taxonomies = new Map<string, TaxonomyFull>();
-    for await (const taxonomy of iterate(input.taxonomies)) {
-      taxonomies.set(taxonomy.id, taxonomy);
-      await write('taxonomies', taxonomy.id, toTaxonomyDocument(taxonomy));
-    }
+/**
+ * Writes the taxonomies, then their terms. Taxonomies are few (a handful per directory): kept to
+ * fill terms' taxonomy_detail.
+ */
+async function writeTaxonomies(w: BuildWriting, input: NestedReadInput): Promise<void> {
+  w.step('taxonomies');
+  const taxonomies = new Map<string, TaxonomyFull>();
+  for await (const taxonomy of iterate(input.taxonomies)) {
+    taxonomies.set(taxonomy.id, taxonomy);
+    await w.write('taxonomies', taxonomy.id, toTaxonomyDocument(taxonomy));
+  }
 
-    step('taxonomy_terms');
-    for await (const term of iterate(input.taxonomyTerms)) {
-      const taxonomy = term.taxonomy_id ? taxonomies.get(term.taxonomy_id) : undefined;
-      await write('taxonomy_terms', term.id, toTaxonomyTermDocument(term, taxonomy));
-      if (progress.documents % 1000 === 0) step('taxonomy_terms');
-    }
+  w.step('taxonomy_terms');
+  for await (const term of iterate(input.taxonomyTerms)) {
+    const taxonomy = term.taxonomy_id ? taxonomies.get(term.taxonomy_id) : undefined;
+    await w.write('taxonomy_terms', term.id, toTaxonomyTermDocument(term, taxonomy));
+    if (w.progress.documents % 1000 === 0) w.step('taxonomy_terms');
+  }
+}
 
-    step('services');
-    // Without an organizations source, the organizations nested in services are used (one each).
-    const nestedOrganizations = input.organizations ? undefined : new Map<string, OrganizationNested>();
-    const summaries = new OrganizationSummaries();
-    const grouped = options.servicesGroupedByOrganization === true;
-    const writtenOrganizations = new Set<string>();
-    // Grouped: the organization whose services are being written, as they nest it.
-    let group: { id: string; organization?: OrganizationNested } | undefined;
-    const endGroup = async () => {
-      if (group?.organization && !writtenOrganizations.has(group.id)) {
-        writtenOrganizations.add(group.id);
-        await write(
-          'organizations',
-          group.id,
-          toOrganizationDocument(group.organization, summaries.take(group.id)),
-        );
-      }
-      group = undefined;
-    };
-    for await (const service of iterate(input.services)) {
-      const document = toServiceDocument(service);
-      if (grouped) {
-        if (group && group.id !== document.organization_id) await endGroup();
-        if (!group && document.organization_id) group = { id: document.organization_id };
-        if (group && !group.organization && service.organization?.id === group.id) {
-          group.organization = service.organization;
-        }
-      }
-      summaries.add(document);
-      await write('services', service.id, document);
-      for (const sal of serviceAtLocationDocuments(service, geometryOf)) {
-        await write('service_at_locations', sal.id, sal);
-      }
-      if (nestedOrganizations && service.organization && !nestedOrganizations.has(service.organization.id)) {
-        nestedOrganizations.set(service.organization.id, service.organization);
-      }
-      progress.services += 1;
-      if (progress.services % 500 === 0) step('services');
-    }
-    await endGroup();
-    step('services');
-    await writer.flush();
+/** What writing the services leaves for the organizations. */
+type ServicesWritten = {
+  summaries: OrganizationSummaries;
+  /** Organizations already written (grouped services), by id. */
+  writtenOrganizations: Set<string>;
+  /** Without an organizations source: the organizations nested in services (one each). */
+  nestedOrganizations: Map<string, OrganizationNested> | undefined;
+};
 
-    step('organizations');
-    // Organization documents summarise their services, as gathered while they were written.
-    const organizations =
-      typeof input.organizations === 'function'
-        ? input.organizations(writtenOrganizations)
-        : (input.organizations ?? nestedOrganizations?.values());
-    for await (const organization of iterate(organizations)) {
-      if (writtenOrganizations.has(organization.id)) continue;
-      await write(
+/**
+ * Writes each service and its service_at_locations, gathering what organizations summarise; when
+ * the services come grouped by organization, each organization is written as its group ends.
+ */
+async function writeServices(
+  w: BuildWriting,
+  input: NestedReadInput,
+  options: WriteReadIndicesOptions,
+): Promise<ServicesWritten> {
+  w.step('services');
+  const geometryOf = options.geometryOf ?? geometryFromExtent;
+  const nestedOrganizations = input.organizations ? undefined : new Map<string, OrganizationNested>();
+  const summaries = new OrganizationSummaries();
+  const grouped = options.servicesGroupedByOrganization === true;
+  const writtenOrganizations = new Set<string>();
+  // Grouped: the organization whose services are being written, as they nest it.
+  let group: { id: string; organization?: OrganizationNested } | undefined;
+  const endGroup = async () => {
+    if (group?.organization && !writtenOrganizations.has(group.id)) {
+      writtenOrganizations.add(group.id);
+      await w.write(
         'organizations',
-        organization.id,
-        toOrganizationDocument(organization, summaries.summaryOf(organization.id)),
-      );
-      if (created.organizations % 500 === 0) step('organizations');
-    }
-    await writer.close();
-    if (writer.stats.failed > 0) {
-      const first = failures[0];
-      throw new ReadIndexBuildError(
-        `${writer.stats.failed} document(s) were refused by the engine; first: ${first?.index}/${first?.id}: ${first?.reason}`,
+        group.id,
+        toOrganizationDocument(group.organization, summaries.take(group.id)),
       );
     }
+    group = undefined;
+  };
+  for await (const service of iterate(input.services)) {
+    const document = toServiceDocument(service);
+    if (grouped) {
+      if (group && group.id !== document.organization_id) await endGroup();
+      if (!group && document.organization_id) group = { id: document.organization_id };
+      if (group && !group.organization && service.organization?.id === group.id) {
+        group.organization = service.organization;
+      }
+    }
+    summaries.add(document);
+    await w.write('services', service.id, document);
+    for (const sal of serviceAtLocationDocuments(service, geometryOf)) {
+      await w.write('service_at_locations', sal.id, sal);
+    }
+    if (nestedOrganizations && service.organization && !nestedOrganizations.has(service.organization.id)) {
+      nestedOrganizations.set(service.organization.id, service.organization);
+    }
+    w.progress.services += 1;
+    if (w.progress.services % 500 === 0) w.step('services');
+  }
+  await endGroup();
+  w.step('services');
+  await w.writer.flush();
+  return { summaries, writtenOrganizations, nestedOrganizations };
+}
 
-    step('finishing');
-    await finishBuild(engine, build);
-    const counts = await countBuild(engine, build);
-    // Fresh indices: every distinct document was a "created" in some bulk answer (the same id
-    // written twice is one document), so the engine must count exactly that many.
-    const counted = Object.values(counts).reduce((a, b) => a + b, 0);
-    if (counted !== writer.stats.created) {
-      throw new ReadIndexBuildError(
-        `the new indices hold ${counted} documents but the engine created ${writer.stats.created}`,
-      );
-    }
-    const short = (Object.entries(options.expected ?? {}) as [ReadIndex, number][]).filter(
-      ([kind, n]) => counts[kind] !== n,
+/** Writes the organizations not written yet, each summarising its services as gathered. */
+async function writeOrganizations(w: BuildWriting, input: NestedReadInput, services: ServicesWritten) {
+  w.step('organizations');
+  const { summaries, writtenOrganizations, nestedOrganizations } = services;
+  const organizations =
+    typeof input.organizations === 'function'
+      ? input.organizations(writtenOrganizations)
+      : (input.organizations ?? nestedOrganizations?.values());
+  for await (const organization of iterate(organizations)) {
+    if (writtenOrganizations.has(organization.id)) continue;
+    await w.write(
+      'organizations',
+      organization.id,
+      toOrganizationDocument(organization, summaries.summaryOf(organization.id)),
     );
-    if (short.length > 0) {
-      throw new ReadIndexBuildError(
-        `document counts disagree with the records: ${short.map(([k, n]) => `${k} ${counts[k]} of ${n}`).join(', ')}`,
-      );
-    }
-    options.signal?.throwIfAborted();
-    if (options.beforeSwap) {
-      await options.beforeSwap(build);
-      // It may have written to the build (a reindex replays changes published meanwhile).
-      Object.assign(counts, await countBuild(engine, build));
-    }
-    // The licensee's taxonomy synonyms, from the terms this build holds.
-    await applyTaxonomyVocabulary(engine, build);
-    // What this version holds, for /health to compare with what is served later.
-    await recordBuild(engine, { version: build.version, counts, published_at: new Date().toISOString() });
-    const previous = await swapAliases(engine, build.indices);
-    step('swapped');
+    if (w.created.organizations % 500 === 0) w.step('organizations');
+  }
+}
+
+/** Sends what is left; a document the engine refused fails the build. */
+async function finishWriting(w: BuildWriting): Promise<void> {
+  await w.writer.close();
+  if (w.writer.stats.failed > 0) {
+    const first = w.failures[0];
+    throw new ReadIndexBuildError(
+      `${w.writer.stats.failed} document(s) were refused by the engine; first: ${first?.index}/${first?.id}: ${first?.reason}`,
+    );
+  }
+}
+
+/**
+ * Makes the build searchable and counts it: the engine must hold every document it created, and
+ * as many per index as `expected` says.
+ */
+async function verifyBuild(
+  engine: Engine,
+  build: ReadIndexBuild,
+  createdByEngine: number,
+  expected: WriteReadIndicesOptions['expected'],
+): Promise<Record<ReadIndex, number>> {
+  await finishBuild(engine, build);
+  const counts = await countBuild(engine, build);
+  // Fresh indices: every distinct document was a "created" in some bulk answer (the same id
+  // written twice is one document), so the engine must count exactly that many.
+  const counted = Object.values(counts).reduce((a, b) => a + b, 0);
+  if (counted !== createdByEngine) {
+    throw new ReadIndexBuildError(
+      `the new indices hold ${counted} documents but the engine created ${createdByEngine}`,
+    );
+  }
+  const short = (Object.entries(expected ?? {}) as [ReadIndex, number][]).filter(
+    ([kind, n]) => counts[kind] !== n,
+  );
+  if (short.length > 0) {
+    throw new ReadIndexBuildError(
+      `document counts disagree with the records: ${short.map(([k, n]) => `${k} ${counts[k]} of ${n}`).join(', ')}`,
+    );
+  }
+  return counts;
+}
+
+/**
+ * Serves the verified build: the caller's last word (beforeSwap), the taxonomy synonyms, the
+ * build's record, then one atomic alias swap. Returns what the aliases served before.
+ */
+async function serveBuild(
+  engine: Engine,
+  build: ReadIndexBuild,
+  counts: Record<ReadIndex, number>,
+  options: WriteReadIndicesOptions,
+): Promise<Partial<Record<ReadIndex, string>>> {
+  options.signal?.throwIfAborted();
+  if (options.beforeSwap) {
+    await options.beforeSwap(build);
+    // It may have written to the build (a reindex replays changes published meanwhile).
+    Object.assign(counts, await countBuild(engine, build));
+  }
+  // The licensee's taxonomy synonyms, from the terms this build holds.
+  await applyTaxonomyVocabulary(engine, build);
+  // What this version holds, for /health to compare with what is served later.
+  await recordBuild(engine, { version: build.version, counts, published_at: new Date().toISOString() });
+  return swapAliases(engine, build.indices);
+}
+
+export async function writeReadIndices(
+  engine: Engine,
+  input: NestedReadInput,
+  options: WriteReadIndicesOptions = {},
+): Promise<ReadIndicesReport> {
+  const started = Date.now();
+  const build = await beginBuild(engine);
+  const w = startWriting(engine, build, options);
+  try {
+    await writeTaxonomies(w, input);
+    const services = await writeServices(w, input, options);
+    await writeOrganizations(w, input, services);
+    await finishWriting(w);
+
+    w.step('finishing');
+    const counts = await verifyBuild(engine, build, w.writer.stats.created, options.expected);
+    const previous = await serveBuild(engine, build, counts, options);
+    w.step('swapped');
     const removed = await removeOldVersions(engine);
     return {
       version: build.version,
       indices: build.indices,
       counts,
-      written: created,
+      written: w.created,
       previous,
       removed,
-      bulk: writer.stats,
+      bulk: w.writer.stats,
       ms: Date.now() - started,
     };
   } catch (error) {

@@ -205,206 +205,267 @@ const looksLikeLanguageCode = (value: string) => /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})
 const languageRow = (id: string, value: string, parent: Row): Row =>
   looksLikeLanguageCode(value) ? { id, code: value, ...parent } : { id, name: value, ...parent };
 
+/** One old row being migrated: its row (references translated, id removed) and what it becomes. */
+type Migrating = {
+  table: LegacyTable;
+  /** The row as read. */
+  source: Row;
+  row: Row;
+  /** The row's id as published, if it has one. */
+  original: string | undefined;
+  context: LegacyContext;
+  notes: MigrationNotes;
+  out: MigratedRow[];
+  /** Adds a 3.1 row first in `out`, with the migrated id and, when that changed it, its metadata row. */
+  emit: (type: RecordType, kind: string, row: Row) => void;
+  /** Moves a column to its 3.1 name, unless the row has that column already. */
+  renamed: (from: string, to: string) => void;
+};
+
+function startMigrating(table: LegacyTable, source: Row, context: LegacyContext): Migrating {
+  const { notes } = context;
+  const original = publishedId(source.id);
+  const out: MigratedRow[] = [];
+  const row = withReferences(source);
+  delete row.id;
+  return {
+    table,
+    source,
+    row,
+    original,
+    context,
+    notes,
+    out,
+    emit: (type, kind, emitted) => {
+      if (original !== undefined) {
+        emitted.id = migrateId(kind, original);
+        if (emitted.id !== original) {
+          out.push({
+            type: 'metadata',
+            row: originalIdMetadata(type, kind, emitted.id, original, context.date),
+          });
+          notes.add(
+            `${table}: non-UUID ids replaced by UUID v5; each original id is kept in a metadata record`,
+          );
+        }
+      }
+      out.unshift({ type, row: emitted });
+    },
+    renamed: (from, to) => {
+      if (row[from] === undefined) return;
+      if (row[to] === undefined) {
+        row[to] = row[from];
+        notes.add(`${table}.${from} → ${to}`);
+      }
+      delete row[from];
+    },
+  };
+}
+
+type Migration = (m: Migrating) => void;
+
+/** A table 3.1 keeps as it was, bar the ids. */
+const unchanged =
+  (type: RecordType): Migration =>
+  (m) =>
+    m.emit(type, type, m.row);
+
+const migrateOrganization: Migration = (m) => {
+  m.renamed('url', 'website');
+  m.emit('organization', 'organization', m.row);
+};
+
+/** A service, with its eligibility and payments folded in (read before the services). */
+const migrateService: Migration = ({ row, original, context, notes, emit, renamed }) => {
+  renamed('fees', 'fees_description');
+  if (row.status === undefined) {
+    row.status = 'active';
+    notes.add('service: empty status set to active (HSDS 3.1 requires one)');
+  }
+  const key = original ?? '';
+  const eligibility = context.eligibility.get(key);
+  if (eligibility && row.eligibility_description === undefined) {
+    row.eligibility_description = eligibility.join('; ');
+    notes.add('eligibility → service.eligibility_description');
+  }
+  const payments = context.payments.get(key);
+  if (payments) {
+    const accepted = `Payment accepted: ${payments.join(', ')}.`;
+    row.fees_description = row.fees_description ? `${row.fees_description} ${accepted}` : accepted;
+    notes.add('payment_accepted → service.fees_description');
+  }
+  emit('service', 'service', row);
+};
+
+const migrateLocation: Migration = ({ row, notes, emit }) => {
+  if (row.location_type === undefined) {
+    row.location_type = 'physical';
+    notes.add('location: no location_type; set to physical (HSDS 3.1 requires one)');
+  }
+  emit('location', 'location', row);
+};
+
+/** A phone, and a language row for each of its `language` list. */
+const migratePhone: Migration = ({ row, original, notes, out, emit }) => {
+  const languages = row.language;
+  delete row.language;
+  if (row.department !== undefined) {
+    delete row.department;
+    notes.add('phone.department dropped (deprecated, not in HSDS 3.1)');
+  }
+  emit('phone', 'phone', row);
+  const phoneId = out[0]?.row.id;
+  if (languages && phoneId) {
+    languages
+      .split(/[,;]/)
+      .map((language) => language.trim())
+      .filter(Boolean)
+      .forEach((language, i) => {
+        const id = migrateId('language', `phone:${original}:${i}`);
+        out.push({ type: 'language', row: languageRow(id, language, { phone_id: phoneId }) });
+      });
+    notes.add('phone.language → the languages of the phone');
+  }
+};
+
+const migrateAddress: Migration = ({ table, row, notes, emit }) => {
+  const extra = [row.address_3, row.address_4].filter((line) => line !== undefined);
+  if (extra.length > 0) {
+    row.address_2 = [row.address_2, ...extra].filter(Boolean).join(', ');
+    notes.add(`${table}: address_3, address_4 joined into address_2`);
+  }
+  delete row.address_3;
+  delete row.address_4;
+  const addressType = table === 'physical_address' ? 'physical' : 'postal';
+  row.address_type = addressType;
+  emit('address', `address:${addressType}`, row);
+};
+
+const migrateRegularSchedule: Migration = ({ row, notes, emit }) => {
+  const weekday = row.weekday;
+  delete row.weekday;
+  const byday = weekday ? toByDay(weekday) : undefined;
+  if (byday && row.byday === undefined) {
+    row.byday = byday;
+    row.freq ??= 'WEEKLY';
+    notes.add('regular_schedule.weekday → schedule freq WEEKLY, byday');
+  } else if (weekday) {
+    row.description = [row.description, weekday].filter(Boolean).join('; ');
+    notes.add('regular_schedule.weekday not a day name or number: kept in the description');
+  }
+  emit('schedule', 'schedule:regular', row);
+};
+
+const migrateHolidaySchedule: Migration = ({ row, notes, emit, renamed }) => {
+  renamed('start_date', 'valid_from');
+  renamed('end_date', 'valid_to');
+  const closed = row.closed;
+  delete row.closed;
+  if (closed !== undefined && /^(true|t|yes|y|1)$/i.test(closed)) {
+    row.description = ['Closed', row.description].filter(Boolean).join(': ');
+    notes.add('holiday_schedule.closed → schedule description "Closed"');
+  }
+  emit('schedule', 'schedule:holiday', row);
+};
+
+const migrateServiceArea: Migration = (m) => {
+  m.renamed('service_area', 'name');
+  m.emit('service_area', 'service_area', m.row);
+};
+
+const migrateLanguage: Migration = ({ row, notes, emit }) => {
+  if (row.language !== undefined) {
+    const value = row.language;
+    delete row.language;
+    if (looksLikeLanguageCode(value)) row.code = value;
+    else row.name = value;
+    notes.add('language.language → name (or code, when it is one)');
+  }
+  emit('language', 'language', row);
+};
+
+const migrateAccessibility: Migration = (m) => {
+  m.renamed('accessibility', 'description');
+  m.emit('accessibility', 'accessibility', m.row);
+};
+
+/** A 1.1 taxonomy row or a 2.0 term: a 3.1 term. */
+const migrateTaxonomyTerm: Migration = ({ table, source, row, notes, emit, renamed }) => {
+  renamed('term', 'name');
+  renamed('vocabulary', 'taxonomy');
+  delete row.parent_name;
+  if (source.parent_id?.trim()) row.parent_id = migrateId('taxonomy_term', source.parent_id);
+  if (row.description === undefined && row.name !== undefined) {
+    row.description = row.name;
+    notes.add(`${table}: no description; the term's name is used (HSDS 3.1 requires one)`);
+  }
+  emit('taxonomy_term', 'taxonomy_term', row);
+};
+
+/** A service's taxonomy link (1.1) or attribute (2.0): an attribute linked to the service. */
+const migrateServiceAttribute: Migration = ({ source, row, emit, renamed }) => {
+  const service = row.service_id;
+  delete row.service_id;
+  if (source.taxonomy_id?.trim()) row.taxonomy_term_id = migrateId('taxonomy_term', source.taxonomy_id);
+  delete row.taxonomy_id;
+  renamed('taxonomy_detail', 'value');
+  if (service !== undefined) row.link_id = service;
+  row.link_entity = 'service';
+  emit('attribute', 'attribute:service', row);
+};
+
+/** A 2.0 attribute of any record: an attribute linked to the record its `link_type` names. */
+const migrateOtherAttribute: Migration = ({ source, row, emit }) => {
+  const entity = cell(source, 'link_type');
+  delete row.link_type;
+  const target = entity ? otherAttributeTargets[entity] : undefined;
+  if (source.link_id?.trim() && target) row.link_id = migrateId(target.kind, source.link_id);
+  if (target) row.link_entity = target.type;
+  emit('attribute', 'attribute:other', row);
+};
+
+// Folded into services by the source (collectFolded), or not migrated: never rows of their own.
+const folded: Migration = () => {};
+
+/** How each old table migrates. */
+const migrations: Record<LegacyTable, Migration> = {
+  taxonomy: migrateTaxonomyTerm,
+  taxonomy_term: migrateTaxonomyTerm,
+  organization: migrateOrganization,
+  program: unchanged('program'),
+  eligibility: folded,
+  payment_accepted: folded,
+  service: migrateService,
+  location: migrateLocation,
+  service_at_location: unchanged('service_at_location'),
+  contact: unchanged('contact'),
+  phone: migratePhone,
+  physical_address: migrateAddress,
+  postal_address: migrateAddress,
+  regular_schedule: migrateRegularSchedule,
+  holiday_schedule: migrateHolidaySchedule,
+  schedule: unchanged('schedule'),
+  funding: unchanged('funding'),
+  service_area: migrateServiceArea,
+  required_document: unchanged('required_document'),
+  language: migrateLanguage,
+  accessibility_for_disabilities: migrateAccessibility,
+  service_taxonomy: migrateServiceAttribute,
+  service_attribute: migrateServiceAttribute,
+  other_attribute: migrateOtherAttribute,
+  meta_table_description: unchanged('meta_table_description'),
+  metadata: folded,
+};
+
 /**
  * The 3.1 rows of one old row. An old row without an id is passed on without one, so validation
  * reports it as the missing required field it is.
  */
 export function migrateLegacyRow(table: LegacyTable, source: Row, context: LegacyContext): MigratedRow[] {
-  const { notes } = context;
-  const original = publishedId(source.id);
-  const out: MigratedRow[] = [];
-  const emit = (type: RecordType, kind: string, row: Row) => {
-    if (original !== undefined) {
-      row.id = migrateId(kind, original);
-      if (row.id !== original) {
-        out.push({ type: 'metadata', row: originalIdMetadata(type, kind, row.id, original, context.date) });
-        notes.add(
-          `${table}: non-UUID ids replaced by UUID v5; each original id is kept in a metadata record`,
-        );
-      }
-    }
-    out.unshift({ type, row });
-  };
-  const row = withReferences(source);
-  delete row.id;
-  const renamed = (from: string, to: string) => {
-    if (row[from] === undefined) return;
-    if (row[to] === undefined) {
-      row[to] = row[from];
-      notes.add(`${table}.${from} → ${to}`);
-    }
-    delete row[from];
-  };
-
-  switch (table) {
-    case 'organization':
-      renamed('url', 'website');
-      emit('organization', 'organization', row);
-      break;
-    case 'program':
-    case 'contact':
-    case 'funding':
-    case 'required_document':
-    case 'meta_table_description':
-      emit(table, table, row);
-      break;
-    case 'service': {
-      renamed('fees', 'fees_description');
-      if (row.status === undefined) {
-        row.status = 'active';
-        notes.add('service: empty status set to active (HSDS 3.1 requires one)');
-      }
-      const key = original ?? '';
-      const eligibility = context.eligibility.get(key);
-      if (eligibility && row.eligibility_description === undefined) {
-        row.eligibility_description = eligibility.join('; ');
-        notes.add('eligibility → service.eligibility_description');
-      }
-      const payments = context.payments.get(key);
-      if (payments) {
-        const accepted = `Payment accepted: ${payments.join(', ')}.`;
-        row.fees_description = row.fees_description ? `${row.fees_description} ${accepted}` : accepted;
-        notes.add('payment_accepted → service.fees_description');
-      }
-      emit('service', 'service', row);
-      break;
-    }
-    case 'location':
-      if (row.location_type === undefined) {
-        row.location_type = 'physical';
-        notes.add('location: no location_type; set to physical (HSDS 3.1 requires one)');
-      }
-      emit('location', 'location', row);
-      break;
-    case 'service_at_location':
-      emit('service_at_location', 'service_at_location', row);
-      break;
-    case 'phone': {
-      const languages = row.language;
-      delete row.language;
-      if (row.department !== undefined) {
-        delete row.department;
-        notes.add('phone.department dropped (deprecated, not in HSDS 3.1)');
-      }
-      emit('phone', 'phone', row);
-      const phoneId = out[0]?.row.id;
-      if (languages && phoneId) {
-        languages
-          .split(/[,;]/)
-          .map((language) => language.trim())
-          .filter(Boolean)
-          .forEach((language, i) => {
-            const id = migrateId('language', `phone:${original}:${i}`);
-            out.push({ type: 'language', row: languageRow(id, language, { phone_id: phoneId }) });
-          });
-        notes.add('phone.language → the languages of the phone');
-      }
-      break;
-    }
-    case 'physical_address':
-    case 'postal_address': {
-      const extra = [row.address_3, row.address_4].filter((line) => line !== undefined);
-      if (extra.length > 0) {
-        row.address_2 = [row.address_2, ...extra].filter(Boolean).join(', ');
-        notes.add(`${table}: address_3, address_4 joined into address_2`);
-      }
-      delete row.address_3;
-      delete row.address_4;
-      const addressType = table === 'physical_address' ? 'physical' : 'postal';
-      row.address_type = addressType;
-      emit('address', `address:${addressType}`, row);
-      break;
-    }
-    case 'regular_schedule': {
-      const weekday = row.weekday;
-      delete row.weekday;
-      const byday = weekday ? toByDay(weekday) : undefined;
-      if (byday && row.byday === undefined) {
-        row.byday = byday;
-        row.freq ??= 'WEEKLY';
-        notes.add('regular_schedule.weekday → schedule freq WEEKLY, byday');
-      } else if (weekday) {
-        row.description = [row.description, weekday].filter(Boolean).join('; ');
-        notes.add('regular_schedule.weekday not a day name or number: kept in the description');
-      }
-      emit('schedule', 'schedule:regular', row);
-      break;
-    }
-    case 'holiday_schedule': {
-      renamed('start_date', 'valid_from');
-      renamed('end_date', 'valid_to');
-      const closed = row.closed;
-      delete row.closed;
-      if (closed !== undefined && /^(true|t|yes|y|1)$/i.test(closed)) {
-        row.description = ['Closed', row.description].filter(Boolean).join(': ');
-        notes.add('holiday_schedule.closed → schedule description "Closed"');
-      }
-      emit('schedule', 'schedule:holiday', row);
-      break;
-    }
-    case 'schedule':
-      emit('schedule', 'schedule', row);
-      break;
-    case 'service_area':
-      renamed('service_area', 'name');
-      emit('service_area', 'service_area', row);
-      break;
-    case 'language':
-      if (row.language !== undefined) {
-        const value = row.language;
-        delete row.language;
-        if (looksLikeLanguageCode(value)) row.code = value;
-        else row.name = value;
-        notes.add('language.language → name (or code, when it is one)');
-      }
-      emit('language', 'language', row);
-      break;
-    case 'accessibility_for_disabilities':
-      renamed('accessibility', 'description');
-      emit('accessibility', 'accessibility', row);
-      break;
-    case 'taxonomy':
-    case 'taxonomy_term': {
-      renamed('term', 'name');
-      renamed('vocabulary', 'taxonomy');
-      delete row.parent_name;
-      if (source.parent_id?.trim()) row.parent_id = migrateId('taxonomy_term', source.parent_id);
-      if (row.description === undefined && row.name !== undefined) {
-        row.description = row.name;
-        notes.add(`${table}: no description; the term's name is used (HSDS 3.1 requires one)`);
-      }
-      emit('taxonomy_term', 'taxonomy_term', row);
-      break;
-    }
-    case 'service_taxonomy':
-    case 'service_attribute': {
-      const service = row.service_id;
-      delete row.service_id;
-      if (source.taxonomy_id?.trim()) row.taxonomy_term_id = migrateId('taxonomy_term', source.taxonomy_id);
-      delete row.taxonomy_id;
-      renamed('taxonomy_detail', 'value');
-      if (service !== undefined) row.link_id = service;
-      row.link_entity = 'service';
-      emit('attribute', 'attribute:service', row);
-      break;
-    }
-    case 'other_attribute': {
-      const entity = cell(source, 'link_type');
-      delete row.link_type;
-      const target = entity ? otherAttributeTargets[entity] : undefined;
-      if (source.link_id?.trim() && target) row.link_id = migrateId(target.kind, source.link_id);
-      if (target) row.link_entity = target.type;
-      emit('attribute', 'attribute:other', row);
-      break;
-    }
-    case 'eligibility':
-    case 'payment_accepted':
-    case 'metadata':
-      // Folded into services by the source (collectFolded), or not migrated: never rows of their own.
-      break;
-  }
-  if (out.length > 0) notes.add(`${table} → HSDS 3.1 ${out[0]?.type}`);
-  return out;
+  const m = startMigrating(table, source, context);
+  migrations[table](m);
+  if (m.out.length > 0) m.notes.add(`${table} → HSDS 3.1 ${m.out[0]?.type}`);
+  return m.out;
 }
 
 const otherAttributeTargets: Record<string, { type: RecordType; kind: string }> = {
