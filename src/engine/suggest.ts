@@ -3,10 +3,9 @@
  * (suggest.query.ts): completion over service, organization and taxonomy term names, and a key
  * prefix over the postcode index when the text can start a postcode.
  */
-import { F } from '../index-mapping/fields.ts';
 import type { QueryDsl } from '../index-mapping/search.query.ts';
 import {
-  buildCompletionSuggest,
+  buildNameSuggestBody,
   buildPlaceSearch,
   SUGGEST_KINDS,
   type SuggestKind,
@@ -39,7 +38,7 @@ export async function suggest(engine: Engine, typed: string, size: number): Prom
   const postcode = toPostcodePrefix(typed);
   const searches: [Record<string, unknown>, QueryDsl][] = SUGGEST_KINDS.map((kind) => [
     { index: engine.name(kind), ignore_unavailable: true },
-    { size: 0, _source: [`${F.record}.name`], suggest: buildCompletionSuggest(prefix, size) },
+    buildNameSuggestBody(prefix, size),
   ]);
   if (postcode)
     searches.push([

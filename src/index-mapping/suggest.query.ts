@@ -55,6 +55,11 @@ export function toPostcodePrefix(typed: string): string | undefined {
   return compact;
 }
 
+/** The completions of a prefix in one read index, with each record's name: no hits, only suggestions. */
+export function buildNameSuggestBody(prefix: string, size: number): QueryDsl {
+  return { size: 0, _source: [`${F.record}.name`], suggest: buildCompletionSuggest(prefix, size) };
+}
+
 /** Outcodes first, then full postcodes, each in order. */
 export function buildPlaceSearch(prefix: string, size: number): QueryDsl {
   return {

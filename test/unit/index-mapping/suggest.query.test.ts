@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { didYouMeanText } from '../../../src/index-mapping/did-you-mean.query.ts';
 import {
   buildCompletionSuggest,
+  buildNameSuggestBody,
   toPostcodePrefix,
   toSuggestField,
 } from '../../../src/index-mapping/suggest.query.ts';
@@ -42,6 +43,16 @@ describe('buildCompletionSuggest', () => {
     expect(JSON.stringify(buildCompletionSuggest('foo', 5))).not.toContain('fuzzy');
     expect(buildCompletionSuggest('food', 5)).toMatchObject({
       names: { prefix: 'food', completion: { fuzzy: { fuzziness: 1 }, skip_duplicates: true, size: 5 } },
+    });
+  });
+});
+
+describe('buildNameSuggestBody', () => {
+  it('asks a read index for completions with their names, and no hits', () => {
+    expect(buildNameSuggestBody('food', 5)).toEqual({
+      size: 0,
+      _source: ['record.name'],
+      suggest: buildCompletionSuggest('food', 5),
     });
   });
 });
