@@ -31,13 +31,13 @@ cleanup() {
   set +e
   [ -n "$api_pid" ] && kill "$api_pid" 2>/dev/null && wait "$api_pid" 2>/dev/null
   [ -n "${OPENSEARCH_URL:-}" ] && curl -s -o /dev/null -X DELETE "$OPENSEARCH_URL/$prefix-*?expand_wildcards=all"
-  [ -n "$started_engine" ] && ENGINE_PORT="$started_engine" "$NODE" engine/engine.ts stop >/dev/null
+  [ -n "$started_engine" ] && ENGINE_PORT="$started_engine" "$NODE" local-engine/engine.ts stop >/dev/null
 }
 trap cleanup EXIT
 
 if [ -z "${OPENSEARCH_URL:-}" ]; then
   port=${SCHEMATHESIS_ENGINE_PORT:-9290}
-  ENGINE_PORT=$port "$NODE" engine/engine.ts start
+  ENGINE_PORT=$port "$NODE" local-engine/engine.ts start
   started_engine=$port
   export OPENSEARCH_URL="http://127.0.0.1:$port"
 fi
