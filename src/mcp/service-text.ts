@@ -4,6 +4,7 @@
  * the API's JSON answers (nothing here reads the engine): a field the record lacks is a line left
  * out, never a guess.
  */
+import { weekdayName } from '../schedules/calendar.ts';
 
 /** A record as the API serves it: JSON, read defensively (the tools never trust a shape). */
 export type Json = Record<string, unknown>;
@@ -15,16 +16,6 @@ const list = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(is
 
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-
-const DAYS: Record<string, string> = {
-  MO: 'Monday',
-  TU: 'Tuesday',
-  WE: 'Wednesday',
-  TH: 'Thursday',
-  FR: 'Friday',
-  SA: 'Saturday',
-  SU: 'Sunday',
-};
 
 /** "1 Union Street, Aberdeen, AB10 1AB": the first physical address, else the first of any kind. */
 export function addressOf(addresses: unknown): string | undefined {
@@ -66,7 +57,7 @@ function scheduleText(schedule: Json): string | undefined {
   if (description) return description;
   const days = text(schedule.byday)
     ?.split(',')
-    .map((day) => DAYS[day.trim().toUpperCase()] ?? day.trim())
+    .map((day) => weekdayName(day.trim()) ?? day.trim())
     .join(', ');
   const opens = text(schedule.opens_at)?.slice(0, 5);
   const closes = text(schedule.closes_at)?.slice(0, 5);

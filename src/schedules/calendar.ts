@@ -6,6 +6,23 @@
 export const WEEKDAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 
+/** Each weekday's name in English, by its RRULE code. */
+export const WEEKDAY_NAMES: Readonly<Record<Weekday, string>> = {
+  MO: 'Monday',
+  TU: 'Tuesday',
+  WE: 'Wednesday',
+  TH: 'Thursday',
+  FR: 'Friday',
+  SA: 'Saturday',
+  SU: 'Sunday',
+};
+
+/** The name of the weekday an RRULE code (`mo`, `SU`) stands for; undefined for anything else. */
+export function weekdayName(code: string): string | undefined {
+  const upper = code.toUpperCase();
+  return (WEEKDAYS as readonly string[]).includes(upper) ? WEEKDAY_NAMES[upper as Weekday] : undefined;
+}
+
 const MS_PER_DAY = 86_400_000;
 
 /** `YYYY-MM-DD` (a longer ISO text is read by its date) → day number, or undefined. */

@@ -1,4 +1,5 @@
 import type { Organization, ServiceFull, TaxonomyFull, TaxonomyTermFull } from '../hsds/index.ts';
+import { WEEKDAY_NAMES, WEEKDAYS, type Weekday } from '../schedules/calendar.ts';
 import { stringifyGeometry } from './area-shapes.ts';
 import {
   ACCESSIBILITY,
@@ -503,16 +504,6 @@ function contact(random: SeededRandom, ids: IdSequence, domain: string): Synthet
   };
 }
 
-const DAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'] as const;
-const DAY_NAMES: Record<string, string> = {
-  MO: 'Monday',
-  TU: 'Tuesday',
-  WE: 'Wednesday',
-  TH: 'Thursday',
-  FR: 'Friday',
-  SA: 'Saturday',
-  SU: 'Sunday',
-};
 const SESSIONS: readonly [string, string][] = [
   ['09:30', '12:30'],
   ['10:00', '12:00'],
@@ -528,21 +519,21 @@ function clock(time: string): string {
   return `${hour}${m ? `.${String(m).padStart(2, '0')}` : ''}${h < 12 ? 'am' : 'pm'}`;
 }
 
-function describeDays(days: readonly string[]): string {
+function describeDays(days: readonly Weekday[]): string {
   if (days.length === 7) return 'Every day';
   if (days.join(',') === 'MO,TU,WE,TH,FR') return 'Monday to Friday';
-  return joinNames(days.map((d) => `${DAY_NAMES[d]}s`));
+  return joinNames(days.map((d) => `${WEEKDAY_NAMES[d]}s`));
 }
 
 function schedule(
   ids: IdSequence,
-  days: readonly string[],
+  days: readonly Weekday[],
   opens: string,
   closes: string,
   extra: { interval?: number; dtstart?: string } = {},
 ): SyntheticSchedule {
   const every = extra.interval === 2 ? 'Every other ' : '';
-  const dayText = every ? `${every}${DAY_NAMES[days[0]!]}` : describeDays(days);
+  const dayText = every ? `${every}${WEEKDAY_NAMES[days[0]!]}` : describeDays(days);
   return {
     id: ids.next(),
     ...(extra.dtstart ? { dtstart: extra.dtstart } : {}),
@@ -567,10 +558,10 @@ function buildSchedules(
 ): SyntheticSchedule[] {
   if (helpline) {
     return random.chance(0.6)
-      ? [schedule(ids, DAYS, '00:00', '23:59')]
-      : [schedule(ids, DAYS.slice(0, 5), '09:00', '20:00')];
+      ? [schedule(ids, WEEKDAYS, '00:00', '23:59')]
+      : [schedule(ids, WEEKDAYS.slice(0, 5), '09:00', '20:00')];
   }
-  const weekdays = DAYS.slice(0, 5);
+  const weekdays = WEEKDAYS.slice(0, 5);
   switch (random.weighted([30, 15, 35, 10, 10])) {
     case 0:
       return [schedule(ids, weekdays, '09:00', '17:00')];
@@ -578,8 +569,8 @@ function buildSchedules(
       return [schedule(ids, weekdays, '10:00', '16:00')];
     case 2: {
       const days = random
-        .sample(DAYS.slice(0, 6), random.int(1, 3))
-        .sort((a, b) => DAYS.indexOf(a) - DAYS.indexOf(b));
+        .sample(WEEKDAYS.slice(0, 6), random.int(1, 3))
+        .sort((a, b) => WEEKDAYS.indexOf(a) - WEEKDAYS.indexOf(b));
       const [opens, closes] = random.pick(SESSIONS);
       return [schedule(ids, days, opens, closes)];
     }
