@@ -1,17 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/api/app.ts';
-import { createGeocoder } from '../../src/api/geocoding.ts';
 import type { ReindexJob, ReindexJobs } from '../../src/api/jobs.ts';
 import { createReindexJobs } from '../../src/cli/reindex-jobs.ts';
 import { importSource } from '../../src/ingest/import-source.ts';
 import { reindex } from '../../src/ingest/reindex.ts';
-import {
-  createTestApp,
-  createTestEngine,
-  dropTestIndices,
-  testConfig,
-  testLogger,
-} from '../support/engine.ts';
+import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
 
 const engine = createTestEngine('admin-jobs');
 const TOKEN = 'test-admin-token-0123456789';
@@ -22,14 +14,7 @@ beforeAll(async () => {
 afterAll(() => dropTestIndices(engine));
 
 function adminApp(jobs: ReindexJobs) {
-  const config = testConfig({ ADMIN_TOKEN: TOKEN });
-  return createApp({
-    config,
-    engine,
-    geocoder: createGeocoder(config, engine),
-    logger: testLogger,
-    jobs,
-  });
+  return createTestApp(engine, { ADMIN_TOKEN: TOKEN }, { jobs });
 }
 
 const auth = { authorization: `Bearer ${TOKEN}` };

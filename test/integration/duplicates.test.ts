@@ -9,22 +9,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, createGeocoder } from '../../src/api/index.ts';
 import { createDuplicates } from '../../src/duplicates/index.ts';
 import { importAndReindex, reindexWithProgress } from '../../src/ingest/pipeline.ts';
 import { getJson } from '../support/api-requests.ts';
-import { createTestEngine, dropTestIndices, testConfig, testLogger } from '../support/engine.ts';
+import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
 
 const engine = createTestEngine('duplicates');
 const TOKEN = 'test-admin-token-duplicates-0123';
-const config = testConfig({ ADMIN_TOKEN: TOKEN });
-const app = createApp({
-  config,
-  engine,
-  geocoder: createGeocoder(config, engine),
-  logger: testLogger,
-  duplicates: createDuplicates(engine),
-});
+const app = createTestApp(engine, { ADMIN_TOKEN: TOKEN }, { duplicates: createDuplicates(engine) });
 const auth = { authorization: `Bearer ${TOKEN}` };
 let dir = '';
 

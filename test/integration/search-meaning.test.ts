@@ -8,13 +8,11 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/api/app.ts';
-import { createGeocoder } from '../../src/api/geocoding.ts';
 import { createEmbedder } from '../../src/semantic/embedder.ts';
 import { NEEDS_FILE, shippedNeeds } from '../../src/semantic/needs.ts';
 import { createUnderstanding, type Understanding } from '../../src/semantic/understanding.ts';
 import { getPage } from '../support/api-requests.ts';
-import { createTestEngine, dropTestIndices, testConfig, testLogger } from '../support/engine.ts';
+import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
 import { fixtureService, seedReadIndices } from '../support/seed.ts';
 
 const engine = createTestEngine('search-meaning');
@@ -49,7 +47,7 @@ const fixtures = {
 };
 
 let understanding: Understanding;
-let app: ReturnType<typeof createApp>;
+let app: ReturnType<typeof createTestApp>;
 
 beforeAll(async () => {
   await seedReadIndices(engine, {
@@ -62,14 +60,7 @@ beforeAll(async () => {
     embedder: await createEmbedder(),
     needs: shippedNeeds(),
   });
-  const config = testConfig();
-  app = createApp({
-    config,
-    engine,
-    geocoder: createGeocoder(config, engine),
-    logger: testLogger,
-    understanding,
-  });
+  app = createTestApp(engine, {}, { understanding });
 });
 afterAll(async () => {
   await understanding?.close();

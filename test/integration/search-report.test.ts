@@ -10,31 +10,22 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createApp } from '../../src/api/app.ts';
-import { createGeocoder } from '../../src/api/geocoding.ts';
 import { refreshSearchLog, searchLogIndex } from '../../src/engine/search-log.ts';
 import type { SearchReport } from '../../src/index-mapping/search-log.document.ts';
 import { createSearchRecorder } from '../../src/search-report/search-recorder.ts';
 import { getJson, getPage } from '../support/api-requests.ts';
-import { createTestEngine, dropTestIndices, testConfig, testLogger } from '../support/engine.ts';
+import { createTestApp, createTestEngine, dropTestIndices, testLogger } from '../support/engine.ts';
 import { fixtureService, seedReadIndices } from '../support/seed.ts';
 
 const engine = createTestEngine('search-report');
 const ADMIN_TOKEN = 'admin-token-for-the-search-report';
-const config = testConfig({ ADMIN_TOKEN });
 // Flushed by the tests themselves: the timer would only add waiting.
 const recorder = createSearchRecorder(engine, {
   retentionDays: 90,
   logger: testLogger,
   flushIntervalMs: 3_600_000,
 });
-const app = createApp({
-  config,
-  engine,
-  geocoder: createGeocoder(config, engine),
-  logger: testLogger,
-  searchLog: recorder,
-});
+const app = createTestApp(engine, { ADMIN_TOKEN }, { searchLog: recorder });
 
 const fixtures = {
   foodBank: fixtureService('Harbour Food Bank', 'Emergency parcels for people in crisis.', {

@@ -13,12 +13,9 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/api/app.ts';
 import { newToken } from '../../src/api/auth.ts';
-import { createGeocoder } from '../../src/api/geocoding.ts';
 import { createEngine, type Engine } from '../../src/engine/index.ts';
 import type { ServiceFull } from '../../src/hsds/index.ts';
-import { createRecordWrites } from '../../src/ingest/write.ts';
 import { generateDataset } from '../../src/synthetic/generate.ts';
 import {
   createWebhookAdmin,
@@ -26,7 +23,7 @@ import {
   type WebhookDelivery,
   type WebhookEventBody,
 } from '../../src/webhooks/index.ts';
-import { createTestEngine, dropTestIndices, testConfig, testLogger } from '../support/engine.ts';
+import { createTestApp, createTestEngine, dropTestIndices, testLogger } from '../support/engine.ts';
 import { createFeeds, type Feeds } from '../support/feeds.ts';
 
 const BASE_URL = 'https://directory.example.org';
@@ -144,15 +141,11 @@ function workerOn(engine: Engine, overrides: { retryMs?: number; pollMs?: number
 const sameStore = (engine: Engine) => createEngine({ ...engine.settings }, testLogger);
 
 function appOn(engine: Engine, allowPrivate: boolean) {
-  const config = testConfig({ API_TOKENS: `${admin.entry},${writer.entry}` });
-  return createApp({
-    config,
+  return createTestApp(
     engine,
-    geocoder: createGeocoder(config, engine),
-    logger: testLogger,
-    writes: createRecordWrites(engine),
-    webhooks: createWebhookAdmin(engine, { allowPrivate }),
-  });
+    { API_TOKENS: `${admin.entry},${writer.entry}` },
+    { webhooks: createWebhookAdmin(engine, { allowPrivate }) },
+  );
 }
 
 const dataset = generateDataset({ services: 10, seed: 'webhooks' });

@@ -7,6 +7,7 @@ import pino from 'pino';
 import { inject } from 'vitest';
 import { createApp } from '../../src/api/app.ts';
 import { createGeocoder } from '../../src/api/geocoding.ts';
+import type { AppDeps } from '../../src/api/types.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { createEngine, type Engine } from '../../src/engine/index.ts';
 import { sourceQuality } from '../../src/ingest/source-quality.ts';
@@ -53,8 +54,13 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 /**
  * An app on the test engine. The geocoder chain is the production one built from the config, so a
  * test points POSTCODES_IO_URL at a fake postcodes.io server (test/support/fake-postcodes-io.ts).
+ * `deps` adds what a test needs beside (jobs, webhooks, duplicates, a search log, understanding).
  */
-export function createTestApp(engine: Engine, overrides: Record<string, string> = {}) {
+export function createTestApp(
+  engine: Engine,
+  overrides: Record<string, string> = {},
+  deps: Partial<Omit<AppDeps, 'config' | 'engine'>> = {},
+) {
   const config = testConfig(overrides);
   // Wired as the server command wires it: writes go through the import and the incremental publish.
   return createApp({
@@ -65,5 +71,6 @@ export function createTestApp(engine: Engine, overrides: Record<string, string> 
     writes: createRecordWrites(engine),
     validation: createFeedValidation({ remote: config.VALIDATE_REMOTE }),
     sources: () => sourceQuality(engine),
+    ...deps,
   });
 }
