@@ -12,12 +12,21 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
-import { ApiProblem, problemResponse } from './problem.ts';
+import { ApiProblem, problemContent, problemResponse } from './problem.ts';
 import type { ApiToken, AppEnv, Scope } from './types.ts';
 
 export type { ApiToken, Scope };
 
 export const SCOPES: readonly Scope[] = ['write', 'admin'];
+
+/** How an admin route's OpenAPI document names its security (the `adminToken` bearer scheme). */
+export const ADMIN_SECURITY = [{ adminToken: [] }];
+
+/** An admin route's refusals (requireScope('admin')), for its OpenAPI document's responses. */
+export const adminAuthResponses = {
+  401: problemContent('No or wrong bearer token.'),
+  403: problemContent('The token lacks the admin scope.'),
+};
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest();
 

@@ -162,7 +162,8 @@ export function problemAnswer(
   });
 }
 
-const problemContent = (description: string) => ({
+/** A problem+json answer as a route's OpenAPI document describes it (`401: problemContent('...')`). */
+export const problemContent = (description: string) => ({
   description,
   content: { [PROBLEM_CONTENT_TYPE]: { schema: problemSchema } },
 });

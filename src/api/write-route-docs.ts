@@ -4,7 +4,7 @@
  * themselves, since a zod body validator would refuse what the import's leniency repairs.
  */
 import { z } from '@hono/zod-openapi';
-import { errorResponses, problemSchema } from './problem.ts';
+import { errorResponses, problemContent } from './problem.ts';
 import type { WritableType } from './record-writes.ts';
 import type { App } from './types.ts';
 
@@ -26,11 +26,6 @@ export function registerWriteSecurity(app: App) {
   });
 }
 
-const problem = (description: string) => ({
-  description,
-  content: { 'application/problem+json': { schema: problemSchema } },
-});
-
 export function documentWriteRoute(app: App, w: WriteRouteDoc) {
   const idParam = z
     .string()
@@ -43,15 +38,15 @@ export function documentWriteRoute(app: App, w: WriteRouteDoc) {
     });
   const security = [{ bearerToken: ['write'] }];
   const authErrors = {
-    401: problem('No bearer token, or one that is not configured (WWW-Authenticate says which).'),
-    403: problem('The token lacks the write scope.'),
-    412: problem(
+    401: problemContent('No bearer token, or one that is not configured (WWW-Authenticate says which).'),
+    403: problemContent('The token lacks the write scope.'),
+    412: problemContent(
       'If-Match names another version of the record (it changed meanwhile; compared strongly: a weak tag never matches), or If-None-Match: * and it exists.',
     ),
-    429: problem(
+    429: problemContent(
       'Too many writes from this token (WRITE_RATE_LIMIT a minute, all write routes together); Retry-After says when to try again.',
     ),
-    503: problem(
+    503: problemContent(
       'The engine is unreachable, or the write waited WRITE_QUEUE_WAIT_MS (15 s) behind the writes before it and a publish in progress (an import’s) and was not made (type `writes-busy`; nothing was written); try again after Retry-After seconds.',
     ),
   };
@@ -87,11 +82,11 @@ export function documentWriteRoute(app: App, w: WriteRouteDoc) {
         content: { 'application/json': { schema: w.schema } },
       },
       ...errorResponses,
-      400: problem(
+      400: problemContent(
         'The body is not UTF-8 (the byte offset of the first invalid byte is named), not JSON, has a `__proto__`, `constructor` or `prototype` key, or breaks the schema: each error names the field, at most 100 are listed (`errors_total` counts them all). Nothing was written.',
       ),
       ...authErrors,
-      413: problem(
+      413: problemContent(
         'The body is over WRITE_MAX_BODY_BYTES, or holds more than 10,000 array elements (records and what they list) or an object of more than 1,000 keys. Nothing was written.',
       ),
     },
@@ -109,7 +104,7 @@ export function documentWriteRoute(app: App, w: WriteRouteDoc) {
     responses: {
       204: { description: 'Deleted.' },
       ...errorResponses,
-      404: problem('No such record.'),
+      404: problemContent('No such record.'),
       ...authErrors,
     },
   });

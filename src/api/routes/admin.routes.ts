@@ -6,9 +6,9 @@
  * `Authorization: Bearer <that token>` (auth.ts: 401, or 403 without the scope).
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { type ApiToken, requireScope } from '../auth.ts';
+import { ADMIN_SECURITY, type ApiToken, adminAuthResponses, requireScope } from '../auth.ts';
 import type { ReindexJob, ReindexJobs } from '../jobs.ts';
-import { ApiProblem, errorResponses, PROBLEM_CONTENT_TYPE, problemSchema } from '../problem.ts';
+import { ApiProblem, errorResponses, problemContent } from '../problem.ts';
 import type { App, AppDeps } from '../types.ts';
 import { registerDuplicatesRoutes } from './duplicates.routes.ts';
 import { registerSearchReportRoute } from './search-report.routes.ts';
@@ -40,13 +40,6 @@ const jobSchema = z
   })
   .openapi('ReindexJob');
 
-const problem = (description: string) => ({
-  description,
-  content: { [PROBLEM_CONTENT_TYPE]: { schema: problemSchema } },
-});
-
-const security = [{ adminToken: [] }];
-
 const startRoute = createRoute({
   method: 'post',
   path: '/admin/reindex',
@@ -58,7 +51,7 @@ const startRoute = createRoute({
     'sharing the engine (a lease in the engine): while one runs, the answer is 409 naming it (and `Location` ' +
     "points at it when it is this server's job). Readers see the old data until the swap; a failed reindex " +
     'changes nothing.',
-  security,
+  security: ADMIN_SECURITY,
   request: {
     query: z.object({
       allow_incomplete: z.enum(['true', 'false']).optional().openapi({
@@ -73,9 +66,8 @@ const startRoute = createRoute({
       headers: { Location: { schema: { type: 'string' }, description: 'The job, /admin/jobs/{id}.' } },
       content: { 'application/json': { schema: jobSchema } },
     },
-    401: problem('No or wrong bearer token.'),
-    403: problem('The token lacks the admin scope.'),
-    409: problem(
+    ...adminAuthResponses,
+    409: problemContent(
       "A reindex is already running: this server's (`Location` is its job) or another process's (the detail names it).",
     ),
     ...errorResponses,
@@ -88,7 +80,7 @@ const jobRoute = createRoute({
   operationId: 'getJob',
   tags: ['operations'],
   summary: 'The state, progress and report of a reindex job.',
-  security,
+  security: ADMIN_SECURITY,
   request: {
     params: z.object({
       id: z
@@ -100,9 +92,8 @@ const jobRoute = createRoute({
   },
   responses: {
     200: { description: 'The job.', content: { 'application/json': { schema: jobSchema } } },
-    401: problem('No or wrong bearer token.'),
-    403: problem('The token lacks the admin scope.'),
-    404: problem('No job has this id (jobs are kept in memory by the server that ran them).'),
+    ...adminAuthResponses,
+    404: problemContent('No job has this id (jobs are kept in memory by the server that ran them).'),
     ...errorResponses,
   },
 });

@@ -6,7 +6,8 @@
  * lists the marks. Registered with the admin routes (admin scope).
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { ApiProblem, errorResponses, PROBLEM_CONTENT_TYPE, problemSchema } from '../problem.ts';
+import { ADMIN_SECURITY, adminAuthResponses } from '../auth.ts';
+import { ApiProblem, errorResponses, problemContent } from '../problem.ts';
 import type { App, AppDeps } from '../types.ts';
 
 const TYPES = ['service', 'organization', 'location'] as const;
@@ -69,15 +70,6 @@ export type Duplicates = {
   keptId(type: string, id: string): Promise<string | undefined>;
 };
 
-const problem = (description: string) => ({
-  description,
-  content: { [PROBLEM_CONTENT_TYPE]: { schema: problemSchema } },
-});
-const security = [{ adminToken: [] }];
-const authResponses = {
-  401: problem('No or wrong bearer token.'),
-  403: problem('The token lacks the admin scope.'),
-};
 const typeParam = z
   .enum(TYPES)
   .optional()
@@ -91,7 +83,7 @@ const listRoute = createRoute({
   summary: 'Records two sources publish under different ids: pairs with a score and the evidence.',
   description:
     'Reads every served record of each type with the sources that provide it, pairs those that share a normalised postcode, phone, e-mail or name word (blocking: a key shared by more than 50 records is not used to pair them), and scores each pair of records from different sources on name similarity, postcode, address line, phone digits, e-mail and website host. Pairs at or above `threshold` are listed, best first; pairs an operator marked (POST /admin/duplicates/marks) are not. Reads the whole directory: seconds on 100,000 services. The same: `npx hsds duplicates`.',
-  security,
+  security: ADMIN_SECURITY,
   request: {
     query: z.object({
       type: typeParam,
@@ -115,7 +107,7 @@ const listRoute = createRoute({
         },
       },
     },
-    ...authResponses,
+    ...adminAuthResponses,
     ...errorResponses,
   },
 });
@@ -137,12 +129,12 @@ const markRoute = createRoute({
   summary: 'Mark a pair as the same record (served once) or as distinct.',
   description:
     '`same` with `keep`: the kept record is served; the other leaves the lists, dumps and searches (for services, with its service_at_locations; for organizations, the organization), and `GET /services/{other}` (or `/organizations/{other}`) answers `301 Moved Permanently` to the kept id, so a harvester that follows redirects gets the kept record and learns its id. A merged location is only no longer listed (locations have no endpoint of their own). `distinct`: the pair is no longer listed. A mark replaces an earlier one of the pair and lives in its own index, so imports, syncs and reindexes keep it. Published at once.',
-  security,
+  security: ADMIN_SECURITY,
   request: { body: { content: { 'application/json': { schema: markBody } }, required: true } },
   responses: {
     200: { description: 'The mark stored.', content: { 'application/json': { schema: markSchema } } },
-    ...authResponses,
-    404: problem('An id is not a stored record of the type.'),
+    ...adminAuthResponses,
+    404: problemContent('An id is not a stored record of the type.'),
     ...errorResponses,
   },
 });
@@ -153,7 +145,7 @@ const unmarkRoute = createRoute({
   operationId: 'unmarkDuplicates',
   tags: ['operations'],
   summary: "Undo a pair's mark: it is listed again, and a merged-away record served again.",
-  security,
+  security: ADMIN_SECURITY,
   request: {
     query: z.object({
       type: z.enum(TYPES),
@@ -165,8 +157,8 @@ const unmarkRoute = createRoute({
   },
   responses: {
     200: { description: 'The mark removed.', content: { 'application/json': { schema: markSchema } } },
-    ...authResponses,
-    404: problem('The pair has no mark.'),
+    ...adminAuthResponses,
+    404: problemContent('The pair has no mark.'),
     ...errorResponses,
   },
 });
@@ -177,14 +169,14 @@ const marksRoute = createRoute({
   operationId: 'getDuplicateMarks',
   tags: ['operations'],
   summary: 'Every mark operators made, in key order.',
-  security,
+  security: ADMIN_SECURITY,
   request: { query: z.object({ type: typeParam }) },
   responses: {
     200: {
       description: 'The marks.',
       content: { 'application/json': { schema: z.object({ marks: z.array(markSchema) }) } },
     },
-    ...authResponses,
+    ...adminAuthResponses,
     ...errorResponses,
   },
 });

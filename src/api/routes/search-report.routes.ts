@@ -6,8 +6,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { readSearchReport } from '../../engine/search-log.ts';
 import { REPORT_DAYS, REPORT_QUERIES } from '../../index-mapping/search-log.document.ts';
+import { ADMIN_SECURITY, adminAuthResponses } from '../auth.ts';
 import { integerParam } from '../list-params.ts';
-import { errorResponses, PROBLEM_CONTENT_TYPE, problemSchema } from '../problem.ts';
+import { errorResponses } from '../problem.ts';
 import type { App } from '../types.ts';
 
 const counts = {
@@ -64,11 +65,6 @@ const reportSchema = z
   })
   .openapi('SearchReport');
 
-const problem = (description: string) => ({
-  description,
-  content: { [PROBLEM_CONTENT_TYPE]: { schema: problemSchema } },
-});
-
 const searchReportRoute = createRoute({
   method: 'get',
   path: '/admin/search-report',
@@ -77,7 +73,7 @@ const searchReportRoute = createRoute({
   summary: 'What people searched for: top queries, queries that found nothing, relaxed queries, per day.',
   description:
     'Aggregated search analytics with no personal data. For each search made on `/services` and `/service_at_locations` (GET or POST, page 1 of a JSON page), the server counts only its normalised text, its UTC day, whether it found nothing and whether it was relaxed: never an address, token, user agent, time of day, filter or id. Counts are kept per day and text for SEARCH_LOG_RETENTION_DAYS days (90 by default; 0 records nothing), written every 10 s, so a search shows here within about 10 s. The same report: `npx hsds search-report`.',
-  security: [{ adminToken: [] }],
+  security: ADMIN_SECURITY,
   request: {
     query: z.object({
       days: integerParam(
@@ -94,8 +90,7 @@ const searchReportRoute = createRoute({
   },
   responses: {
     200: { description: 'The report.', content: { 'application/json': { schema: reportSchema } } },
-    401: problem('No or wrong bearer token.'),
-    403: problem('The token lacks the admin scope.'),
+    ...adminAuthResponses,
     ...errorResponses,
   },
 });

@@ -5,7 +5,8 @@
  * for a browser (Accept: text/html). Registered with the admin routes (admin scope).
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { ApiProblem, errorResponses, PROBLEM_CONTENT_TYPE, problemSchema } from '../problem.ts';
+import { ADMIN_SECURITY, adminAuthResponses } from '../auth.ts';
+import { ApiProblem, errorResponses } from '../problem.ts';
 import type { App, SourceQualityAnswer } from '../types.ts';
 
 const count = z.number().int();
@@ -44,11 +45,6 @@ export const sourceQualitySchema = z
   })
   .openapi('SourceQuality');
 
-const problem = (description: string) => ({
-  description,
-  content: { [PROBLEM_CONTENT_TYPE]: { schema: problemSchema } },
-});
-
 const sourcesRoute = createRoute({
   method: 'get',
   path: '/admin/sources',
@@ -57,7 +53,7 @@ const sourcesRoute = createRoute({
   summary: 'Each source: its last import, its records, how fresh and how complete its services are.',
   description:
     'For each named source: its last import (time, state, counts, repairs, rejections), its records by type, its services by the age of `last_modified` and `assured_date`, and the share of its services with a phone, an e-mail, opening times, a located address and a service area. The same: `npx hsds sources`. A browser (Accept: text/html) gets a page.',
-  security: [{ adminToken: [] }],
+  security: ADMIN_SECURITY,
   responses: {
     200: {
       description: 'Every source, by name.',
@@ -66,8 +62,7 @@ const sourcesRoute = createRoute({
         'text/html': { schema: { type: 'string' as const } },
       },
     },
-    401: problem('No or wrong bearer token.'),
-    403: problem('The token lacks the admin scope.'),
+    ...adminAuthResponses,
     ...errorResponses,
   },
 });

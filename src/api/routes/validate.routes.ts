@@ -14,15 +14,10 @@
  */
 import { z } from '@hono/zod-openapi';
 import { type ValidationAnswer, validationReportSchema } from '../feed-validation.ts';
-import { ApiProblem, errorResponses, PROBLEM_CONTENT_TYPE, problemSchema } from '../problem.ts';
+import { ApiProblem, errorResponses, problemContent } from '../problem.ts';
 import type { App, AppContext } from '../types.ts';
 
 type Validation = NonNullable<AppContext['var']['deps']['validation']>;
-
-const problem = (description: string) => ({
-  description,
-  content: { [PROBLEM_CONTENT_TYPE]: { schema: problemSchema } },
-});
 
 const binary = { schema: { type: 'string', format: 'binary' } } as const;
 
@@ -69,13 +64,15 @@ export function registerValidateRoutes(app: App) {
         content: answer,
       },
       ...errorResponses,
-      400: problem('An unreadable archive, neither a body nor `url`, or a `url` that is no http(s) URL.'),
-      403: problem(
+      400: problemContent(
+        'An unreadable archive, neither a body nor `url`, or a `url` that is no http(s) URL.',
+      ),
+      403: problemContent(
         '`url` given where the server does not allow it (VALIDATE_REMOTE), or to a refused address.',
       ),
-      413: problem('The body is over VALIDATE_MAX_BODY_BYTES.'),
-      415: problem('The body is none of JSON, NDJSON or ZIP.'),
-      503: problem(
+      413: problemContent('The body is over VALIDATE_MAX_BODY_BYTES.'),
+      415: problemContent('The body is none of JSON, NDJSON or ZIP.'),
+      503: problemContent(
         'This server does not validate feeds, or VALIDATE_MAX_CONCURRENT validations are running (`validation-busy`, with Retry-After).',
       ),
     },

@@ -6,25 +6,9 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { servedTypes } from '../../index-mapping/tombstone.document.ts';
-import {
-  ApiProblem,
-  bodyErrorResponses,
-  errorResponses,
-  PROBLEM_CONTENT_TYPE,
-  problemSchema,
-} from '../problem.ts';
+import { ADMIN_SECURITY, adminAuthResponses } from '../auth.ts';
+import { ApiProblem, bodyErrorResponses, errorResponses, problemContent } from '../problem.ts';
 import type { App, AppDeps, Webhooks } from '../types.ts';
-
-const problem = (description: string) => ({
-  description,
-  content: { [PROBLEM_CONTENT_TYPE]: { schema: problemSchema } },
-});
-
-const security = [{ adminToken: [] }];
-const authErrors = {
-  401: problem('No or wrong bearer token.'),
-  403: problem('The token lacks the admin scope.'),
-};
 
 const recordType = z.enum(
   Object.keys(servedTypes) as [keyof typeof servedTypes, ...(keyof typeof servedTypes)[]],
@@ -174,13 +158,13 @@ const listRoute = createRoute({
   operationId: 'listWebhooks',
   tags: ['webhooks'],
   summary: 'The registered webhook targets, with their delivery state (never their secrets).',
-  security,
+  security: ADMIN_SECURITY,
   responses: {
     200: {
       description: 'Every target.',
       content: { 'application/json': { schema: z.object({ webhooks: z.array(webhookSchema) }) } },
     },
-    ...authErrors,
+    ...adminAuthResponses,
     ...errorResponses,
   },
 });
@@ -193,7 +177,7 @@ const createRoute_ = createRoute({
   summary: 'Registers a target for change webhooks.',
   description:
     "From now on, every published change of a served record (created, updated, deleted; by an import, a sync, a write or a deletion) that the filter lets through is POSTed to `url`, signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`: HMAC-SHA256 with the secret; verify with any Standard Webhooks library). The body is a `WebhookEvent` (see `webhooks.recordChanged`): the record's id, type, the action, when, and its URL, never the record. Delivery is at least once (drop repeats by `webhook-id`), in publishing order, retried with backoff for WEBHOOK_RETRY_HOURS, then the target is paused. Publishing never waits for a target.",
-  security,
+  security: ADMIN_SECURITY,
   request: {
     body: { required: true, content: { 'application/json': { schema: registrationSchema } } },
   },
@@ -203,8 +187,8 @@ const createRoute_ = createRoute({
       headers: { Location: { schema: { type: 'string' }, description: '/admin/webhooks/{id}.' } },
       content: { 'application/json': { schema: createdSchema } },
     },
-    ...authErrors,
-    422: problem(
+    ...adminAuthResponses,
+    422: problemContent(
       'The URL is refused (not http(s), a loopback, private, link-local or reserved address, a name that does not resolve) or the secret is not in the Standard Webhooks form.',
     ),
     ...errorResponses,
@@ -218,12 +202,12 @@ const getRoute = createRoute({
   operationId: 'getWebhook',
   tags: ['webhooks'],
   summary: 'A target and its delivery state: cursor, failures, last error, paused or not.',
-  security,
+  security: ADMIN_SECURITY,
   request: { params: idParam },
   responses: {
     200: { description: 'The target.', content: { 'application/json': { schema: webhookSchema } } },
-    ...authErrors,
-    404: problem('No target has this id.'),
+    ...adminAuthResponses,
+    404: problemContent('No target has this id.'),
     ...errorResponses,
   },
 });
@@ -234,12 +218,12 @@ const deleteRoute = createRoute({
   operationId: 'deleteWebhook',
   tags: ['webhooks'],
   summary: 'Removes a target (and its delivery history); nothing more is sent to it.',
-  security,
+  security: ADMIN_SECURITY,
   request: { params: idParam },
   responses: {
     204: { description: 'Removed.' },
-    ...authErrors,
-    404: problem('No target has this id.'),
+    ...adminAuthResponses,
+    404: problemContent('No target has this id.'),
     ...errorResponses,
   },
 });
@@ -250,12 +234,12 @@ const resumeRoute = createRoute({
   operationId: 'resumeWebhook',
   tags: ['webhooks'],
   summary: 'Resumes a paused target: delivery starts again with the change it was paused on.',
-  security,
+  security: ADMIN_SECURITY,
   request: { params: idParam },
   responses: {
     200: { description: 'The target, active.', content: { 'application/json': { schema: webhookSchema } } },
-    ...authErrors,
-    404: problem('No target has this id.'),
+    ...adminAuthResponses,
+    404: problemContent('No target has this id.'),
     ...errorResponses,
   },
 });
@@ -268,7 +252,7 @@ const deliveriesRoute = createRoute({
   summary: "A target's recent delivery attempts, newest first.",
   description:
     'Each attempt: the change (sequence, record, action), which attempt, when, the status answered or the error, how long it took. Kept 7 days (or twice WEBHOOK_RETRY_HOURS, if longer).',
-  security,
+  security: ADMIN_SECURITY,
   request: {
     params: idParam,
     query: z.object({
@@ -286,8 +270,8 @@ const deliveriesRoute = createRoute({
       description: 'The attempts.',
       content: { 'application/json': { schema: z.object({ deliveries: z.array(deliverySchema) }) } },
     },
-    ...authErrors,
-    404: problem('No target has this id.'),
+    ...adminAuthResponses,
+    404: problemContent('No target has this id.'),
     ...errorResponses,
   },
 });
