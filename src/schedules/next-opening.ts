@@ -8,8 +8,8 @@
  * past midnight, or of a schedule far east of UTC, may still run) to HORIZON_DAYS after it; a
  * place open now stays open until the last of the occurrences that follow on without a gap.
  */
-import { localAt, modulo, monthIndex, weekIndex, zoneOffsetMinutes } from './calendar.ts';
-import { dayTokens, MAX_INTERVAL, type OpeningRule } from './opening-rules.ts';
+import { localAt, zoneOffsetMinutes } from './calendar.ts';
+import { dayTokens, type OpeningRule, phaseTokens } from './opening-rules.ts';
 
 /** Far enough ahead for a monthly rule (every day of two months is looked at). */
 export const HORIZON_DAYS = 62;
@@ -23,26 +23,19 @@ export type NextOpening =
   /** Closed at the instant; opens next at `opens_at`. */
   | { open_now: false; opens_at: string };
 
-const PHASE = /^([WMD])(\d+):(\d+)$/;
-
-/** Whether a day is in a rule's phase: what phaseTokens(day).includes(rule.phase) says, directly. */
-function inPhase(phase: string, day: number): boolean {
-  if (phase === '1') return true;
-  const match = PHASE.exec(phase);
-  if (!match) return false;
-  const unit = match[1] as keyof typeof MAX_INTERVAL;
-  const n = Number(match[2]);
-  if (n < 2 || n > MAX_INTERVAL[unit]) return false;
-  const index = unit === 'W' ? weekIndex(day) : unit === 'M' ? monthIndex(day) : day;
-  return modulo(index, n) === Number(match[3]);
-}
-
 type Occurrence = { start: number; end: number };
 
 /** The days an instant's next opening is looked for on: computed once for a page of records. */
 export type OpeningCalendar = {
   instant: number;
-  days: { day: number; tokens: ReadonlySet<string>; midnight: number; zonedMidnight: number }[];
+  days: {
+    day: number;
+    /** The day's date and phase tokens, as the engine's opening query tests them (opening-rules.ts). */
+    tokens: ReadonlySet<string>;
+    phases: ReadonlySet<string>;
+    midnight: number;
+    zonedMidnight: number;
+  }[];
 };
 
 /** The calendar of the days around an instant, from two days before it to HORIZON_DAYS after. */
@@ -54,6 +47,7 @@ export function openingCalendar(instant: number, directoryZone: string): Opening
     days.push({
       day,
       tokens: new Set(dayTokens(day)),
+      phases: new Set(phaseTokens(day)),
       midnight,
       // Local midnight in DIRECTORY_TIMEZONE, by its offset at noon that day.
       zonedMidnight: midnight - zoneOffsetMinutes(directoryZone, midnight + MS_PER_DAY / 2) * MS_PER_MINUTE,
@@ -65,10 +59,10 @@ export function openingCalendar(instant: number, directoryZone: string): Opening
 /** Every occurrence of the rules on the calendar's days, as instants, earliest first. */
 function occurrences(rules: readonly OpeningRule[], calendar: OpeningCalendar): Occurrence[] {
   const out: Occurrence[] = [];
-  for (const { day, tokens, midnight, zonedMidnight } of calendar.days) {
+  for (const { day, tokens, phases, midnight, zonedMidnight } of calendar.days) {
     for (const rule of rules) {
       if (day < rule.first_day || day > rule.last_day) continue;
-      if (!rule.days.some((token) => tokens.has(token)) || !inPhase(rule.phase, day)) continue;
+      if (!rule.days.some((token) => tokens.has(token)) || !phases.has(rule.phase)) continue;
       const base = rule.zoned ? zonedMidnight : midnight;
       out.push({ start: base + rule.start * MS_PER_MINUTE, end: base + rule.end * MS_PER_MINUTE });
     }
