@@ -13,6 +13,7 @@
  * `validation-busy` and Retry-After, so the directory's reads keep their memory and CPU.
  */
 import { z } from '@hono/zod-openapi';
+import { createSlots, type Slots } from '../../resilience/slots.ts';
 import { type ValidationAnswer, validationReportSchema } from '../feed-validation.ts';
 import { ApiProblem, errorResponses, problemContent } from '../problem.ts';
 import type { App, AppContext } from '../types.ts';
@@ -78,23 +79,24 @@ export function registerValidateRoutes(app: App) {
     },
   });
 
-  let running = 0;
+  // One set of slots per app, sized by its configuration when it first validates.
+  let slots: Slots | undefined;
   app.post('/validate', async (c) => {
     const { validation, config } = c.get('deps');
     if (!validation) throw new ApiProblem(503, 'this server does not validate feeds');
-    const slots = config.VALIDATE_MAX_CONCURRENT ?? 2;
-    if (running >= slots) {
+    slots ??= createSlots(config.VALIDATE_MAX_CONCURRENT ?? 2);
+    const release = slots.tryAcquire();
+    if (!release) {
       throw new ApiProblem(
         503,
-        `${running} feed validations are running, the most this server runs at once (VALIDATE_MAX_CONCURRENT); try again shortly`,
+        `${slots.inUse} feed validations are running, the most this server runs at once (VALIDATE_MAX_CONCURRENT); try again shortly`,
         { type: 'validation-busy', retryAfterSeconds: 5 },
       );
     }
-    running += 1;
     try {
       return await validate(c, validation);
     } finally {
-      running -= 1;
+      release();
     }
   });
 }
