@@ -7,7 +7,7 @@
  *   WRITE_BENCH_PUTS=200 npm run bench:write
  *
  * Reports PUT latency (p50, p90), PUTs per second (one writer, PUTs back to back), and memory per PUT: the peak of
- * the process's external memory (ArrayBuffers: the import's tables are typed arrays) and of its
+ * the process's external memory (ArrayBuffers: buffers of the engine requests and answers) and of its
  * heap above what they were before the PUT, sampled every millisecond with a GC before each PUT
  * (run with --expose-gc, as the script does).
  */

@@ -41,7 +41,7 @@ import {
 } from './import/end-steps.ts';
 import { stampLastModified } from './import/last-modified.ts';
 import { checkLinks, LinkSpool } from './import/links.ts';
-import { type Hashed, hashed, Repeats } from './import/repeats.ts';
+import { type Hashed, hashed, Repeats, repeatIssue } from './import/repeats.ts';
 import { StoreWriter } from './import/store-writer.ts';
 import { flattenItems, reportItemIssues } from './import/validate.ts';
 import { type ImportSummary, IssueLog, type SourceKind } from './import-report.ts';
@@ -291,21 +291,8 @@ class BatchSteps {
       await this.links.add(flat, origin);
       return;
     }
-    const { merged, changed, conflicts, first } = meeting;
-    if (changed || conflicts.length > 0) {
-      const what = changed
-        ? 'appears again with different content'
-        : `appears again under another ${conflicts.join(', ')}`;
-      await this.log.add({
-        severity: 'warning',
-        kind: 'duplicate',
-        source: origin,
-        record_type: flat.type,
-        record_id: flat.id,
-        path: flat.path,
-        reason: `${flat.type} ${flat.id} ${what} (first at ${first}); the last one is kept`,
-      });
-    }
+    const { merged, changed, conflicts } = meeting;
+    if (changed || conflicts.length > 0) await this.log.add(repeatIssue(flat, origin, meeting));
     await this.store(flat, merged, changed, true);
     await this.links.add(flat, origin);
   }

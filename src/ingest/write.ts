@@ -1,11 +1,11 @@
 /**
  * Single-record writes (the write API, src/api/routes/write.routes.ts): a record created, replaced
- * or deleted through the same path a feed's import and `hsds delete` take, then published
+ * or deleted with the rules a feed's import and `hsds delete` follow, then published
  * incrementally, so it is served by every read endpoint when the write returns.
  *
- *   PUT:    validate (flatten.ts, the import's schemas and leniency) ─▶ audit intent ─▶ import
- *           the one item (import-source.ts, source `api:<token name>`) ─▶ drop the children the body no
- *           longer lists ─▶ publish ─▶ audit, intent cleared
+ *   PUT:    validate (flatten.ts, the import's schemas and leniency) ─▶ audit intent ─▶ store the
+ *           body's records and drop the children it no longer lists (write-store.ts, source
+ *           `api:<token name>`, the import's rules for one body) ─▶ publish ─▶ audit, intent cleared
  *   DELETE: deletion closure (deletion.ts) ─▶ audit intent ─▶ publish ─▶ audit, intent cleared
  *
  * The audit cannot be lost while the change survives: the intent (what the touched records held
@@ -42,7 +42,6 @@ import type { Engine } from '../engine/engine.ts';
 import {
   ensureRecordsIndex,
   findDocuments,
-  flushRecords,
   getRecords,
   refreshRecords,
   removeRecords,
@@ -52,10 +51,10 @@ import { caseVariants, parseRecordKey, storedId } from '../index-mapping/ids.ts'
 import { type RecordStoreDocument, unpackDocument } from '../index-mapping/record-store.document.ts';
 import { deletionClosure, nestingOnlyUnder } from './deletion.ts';
 import { flattenNested, type Issue } from './flatten.ts';
-import { importItems } from './import-source.ts';
 import { isOtherSchemeDrop } from './leniency.ts';
 import { childLinks, recordKey } from './nesting.ts';
 import { publishOrReindex, removeAndPublish } from './pipeline.ts';
+import { StoreRefusedError, storeWrittenBody } from './write-store.ts';
 
 export type { AuditMetadata };
 
@@ -427,17 +426,6 @@ export function fieldChanges(
   return out;
 }
 
-/**
- * The import's tables that tell repeats apart, sized to one body's records: sized for a feed's
- * millions (a 16 MiB Bloom filter, 24 MiB of hashes) they were allocated, zeroed and dropped by
- * every write. Every record of a body fits the window, so the smaller tables lose nothing.
- */
-const repeatTablesFor = (records: number) => ({
-  windowSize: Math.max(WRITE_MAX_ELEMENTS + 1, records),
-  recentHashes: Math.max(16, records),
-  bloomLog2Bits: Math.min(27, Math.max(10, Math.ceil(Math.log2(Math.max(1, records) * 32)))),
-});
-
 const recordsOf = async (engine: Engine, keys: Iterable<string>) => {
   const found = await getRecords(engine, [...keys]);
   return new Map([...found].map(([key, doc]) => [key, doc.record]));
@@ -530,7 +518,8 @@ export function putRecord(engine: Engine, request: WriteRequest, body: unknown):
     // The body's records as stored now (the record itself among them): whether it exists, and
     // the "before" of the audit, in one read.
     const newKeys = new Set(flattened.records.map((r) => recordKey(r.type, r.id)));
-    const before = await recordsOf(engine, newKeys);
+    const storedBefore = await getRecords(engine, [...newKeys]);
+    const before = new Map([...storedBefore].map(([k, doc]) => [k, doc.record]));
     const exists = before.has(key);
     if (request.precondition && !(await request.precondition(exists))) throw new PreconditionFailedError();
     await requireServedParent(engine, type, record);
@@ -539,37 +528,32 @@ export function putRecord(engine: Engine, request: WriteRequest, body: unknown):
     for (const [goneKey, goneRecord] of await recordsOf(engine, gone)) before.set(goneKey, goneRecord);
 
     const intent = newIntent(key, actor, [...newKeys, ...gone], before);
-    const { value: imported, audit } = await audited(engine, intent, async () => {
-      const imported = await importItems(
-        engine,
-        `api:${actor}`,
-        [{ kind: 'nested', type, value: record, origin: WRITE_ORIGIN }],
-        { reportFile: false, ...repeatTablesFor(flattened.records.length) },
-      );
-      const changes = imported.changes;
-      if (gone.size > 0) {
-        // Logged before the store changes: a write killed after is published by the next publish.
-        for (const k of gone) changes.add(k);
-        await changes.log();
-        await refreshRecords(engine);
-        const writer = createBulkWriter(engine);
-        await removeRecords(engine, gone, writer);
-        await writer.close();
-        if (writer.stats.failed > 0)
-          throw new Error(`${writer.stats.failed} removals were refused by the engine`);
-        await flushRecords(engine);
-      }
-      await refreshRecords(engine);
+    const { value: stored, audit } = await audited(engine, intent, async () => {
+      const stored = await storeWrittenBody(engine, {
+        records: flattened.records,
+        stored: storedBefore,
+        gone,
+        source: `api:${actor}`,
+        origin: WRITE_ORIGIN,
+        remove: async (keys) => {
+          const writer = createBulkWriter(engine);
+          await removeRecords(engine, keys, writer);
+          await writer.close();
+          if (writer.stats.failed > 0)
+            throw new Error(`${writer.stats.failed} removals were refused by the engine`);
+        },
+      });
+      const { changes } = stored;
       if (changes.all || changes.keys.size > 0)
         await publishOrReindex(engine, changes, { publishLease: publishing, source: `api:${actor}` });
-      return imported;
+      return stored;
     });
-    const changes = imported.changes;
+    const { changes } = stored;
     return {
       created: !exists,
       served: await request.readBack?.(),
       changed: changes.all ? newKeys.size + gone.size : changes.keys.size,
-      notes: imported.firstIssues,
+      notes: stored.notes,
       audit,
     };
   });
@@ -612,6 +596,19 @@ export function createRecordWrites(engine: Engine) {
       return await work();
     } catch (error) {
       if (error instanceof WriteRejectedError) return { kind: 'rejected' as const, issues: error.issues };
+      // As an import reports a record the engine refused (end-steps.ts reportRefused).
+      if (error instanceof StoreRefusedError) {
+        const issues: Issue[] = error.failures.map((failure) => ({
+          severity: 'error',
+          kind: 'invalid',
+          source: WRITE_ORIGIN,
+          record_type: parseRecordKey(failure.id).type,
+          record_id: parseRecordKey(failure.id).id,
+          path: '',
+          reason: `the engine refused the record: ${failure.reason}`,
+        }));
+        return { kind: 'rejected' as const, issues };
+      }
       if (error instanceof PreconditionFailedError) return { kind: 'precondition-failed' as const };
       if (error instanceof WriteTooLargeError) return { kind: 'too-large' as const, reason: error.message };
       if (error instanceof WriteBusyError)

@@ -372,6 +372,97 @@ describe('concurrency and HTTP caching', () => {
   });
 });
 
+describe('concurrent writes without preconditions (one writer per record, lease across processes)', () => {
+  it('two PUTs of one record both answer 200 with their own version; the record served is one of them whole', async () => {
+    const path = `/services/${services[7]!.id}`;
+    const body = await read(path);
+    const phones = (body.phones as JsonObject[]) ?? [];
+    const version = (name: string, number: string) => ({
+      ...body,
+      name,
+      phones: phones.slice(0, 1).map((p) => ({ ...p, number })),
+    });
+    const [a, b] = await Promise.all([
+      put(path, version('Concurrent A', '01224 111111')),
+      put(path, version('Concurrent B', '01224 222222'), bearer(other.token)),
+    ]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    const answers = [(await a.json()) as JsonObject, (await b.json()) as JsonObject];
+    expect(answers.map((x) => x.name).sort()).toEqual(['Concurrent A', 'Concurrent B']);
+    for (const answer of answers) {
+      const number = answer.name === 'Concurrent A' ? '01224 111111' : '01224 222222';
+      expect((answer.phones as JsonObject[]).map((p) => p.number)).toEqual(phones.length > 0 ? [number] : []);
+    }
+    // Served: the later write whole, never one's name with the other's phone.
+    const served = await read(path);
+    const later = answers.find((x) => x.name === served.name)!;
+    expect(served.phones).toEqual(later.phones);
+    const trail = (await read(`${path}?audit=all`)).metadata as JsonObject[];
+    expect(new Set(trail.map((m) => m.updated_by))).toEqual(new Set(['council-crm', 'charity-sync']));
+  });
+
+  it('two PUTs of services sharing a location, each renaming it: both served, the location one name everywhere', async () => {
+    const [first, second] = [services[8]!, services[11]!];
+    const bodies = await Promise.all([first, second].map((s) => read(`/services/${s.id}`)));
+    const location = (bodies[0]!.service_at_locations as JsonObject[])[0]!.location as JsonObject;
+    const at = (x: JsonObject) => (x.location as JsonObject | undefined)?.id ?? x.location_id;
+    const salIds = ['4fad9e7c-5061-4c93-ae3f-4a5b6c7d8e9f', '5abe0f8d-6172-4da4-bf40-5b6c7d8e9fa0'];
+    const writes = [first, second].map((service, i) => {
+      const name = `Shared Hall ${'AB'[i]}`;
+      const sal = {
+        id: salIds[i],
+        service_id: service.id,
+        location_id: location.id,
+        location: { ...location, name },
+      };
+      // Without the nested organization: its `locations` hold the location too, and the copy met
+      // last in a body wins (as in an import), which would undo the rename.
+      const { organization: _, ...body } = bodies[i]!;
+      return put(
+        `/services/${service.id}`,
+        {
+          ...body,
+          service_at_locations: [
+            ...((body.service_at_locations as JsonObject[]) ?? []).filter(
+              (x) => x.location_id !== location.id,
+            ),
+            sal,
+          ],
+        },
+        bearer(i === 0 ? writer.token : other.token),
+      );
+    });
+    const answers = await Promise.all(writes);
+    for (const res of answers) expect(res.status, await res.clone().text()).toBe(200);
+    const names = await Promise.all(
+      salIds.map(async (id) => ((await read(`/service_at_locations/${id}`)).location as JsonObject).name),
+    );
+    expect(names[0]).toBe(names[1]);
+    expect(['Shared Hall A', 'Shared Hall B']).toContain(names[0]);
+    for (const service of [first, second]) {
+      const served = await read(`/services/${service.id}`);
+      const atShared = (served.service_at_locations as JsonObject[]).filter((x) => at(x) === location.id);
+      expect(atShared.map((x) => (x.location as JsonObject).name)).toEqual(atShared.map(() => names[0]));
+    }
+  });
+
+  it('a service naming an organization nobody holds is served with a placeholder organization', async () => {
+    const id = '6bcf109e-7283-4eb5-8051-6c7d8e9fa0b1';
+    const organizationId = '7cd0210f-8394-4fc6-9162-7d8e9fa0b1c2';
+    const res = await put(`/services/${id}`, {
+      id,
+      organization_id: organizationId,
+      name: 'Larkspur Tenancy Advice',
+      status: 'active',
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const organization = await read(`/organizations/${organizationId}`);
+    assertHsds('organization', organization);
+    expect(organization.name).toBe('Unknown organization');
+    expect((organization.services as JsonObject[]).map((s) => s.id)).toEqual([id]);
+  });
+});
+
 describe('the audit trail', () => {
   it('records three edits field by field, with who made them; ?audit=last and ?audit=all', async () => {
     const service = services[11]!;

@@ -18,6 +18,7 @@ import {
 import { parseRecordKey } from '../../index-mapping/ids.ts';
 import {
   keyOfHashEntry,
+  type StoreDocument,
   toRecordStoreDocument,
   toSingleDocument,
 } from '../../index-mapping/record-store.document.ts';
@@ -142,6 +143,14 @@ export async function syncSource(
   log.summary.removed = (log.summary.removed ?? 0) + removed;
 }
 
+/** The store document of the placeholder organization `id` (placeholder-organizations.ts). */
+export const placeholderDocument = (id: string, source: string, run: number): StoreDocument =>
+  toSingleDocument(
+    toRecordStoreDocument('organization', id, placeholderOrganization(id), [], source),
+    run,
+    false,
+  );
+
 /**
  * Stores a placeholder for each organization that services link to and nobody provides
  * (placeholder-organizations.ts), so no service points at an organization that is not served.
@@ -160,10 +169,9 @@ export async function storePlaceholderOrganizations(
     ...(options.signal ? { signal: options.signal } : {}),
   });
   for (const id of ids) {
-    const record = placeholderOrganization(id);
-    const doc = toRecordStoreDocument('organization', id, record, [], source);
     // A new key (nothing holds it, or the link would resolve): any external version is the first.
-    await writer.index(recordsIndex(engine), doc.key, toSingleDocument(doc, run, false), String(run));
+    const doc = placeholderDocument(id, source, run);
+    await writer.index(recordsIndex(engine), doc.key, doc, String(run));
     log.imported('organization');
     await log.add({
       severity: 'warning',

@@ -11,8 +11,12 @@ import type { RecordStoreDocument } from '../../index-mapping/record-store.docum
 import type { FlatRecord } from '../flatten.ts';
 import { linkFieldsOf, recordKey } from '../nesting.ts';
 
-// Whether two records say the same, their parent links and `last_modified` aside (key order aside).
-function sameContent(type: RecordType, a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+/** Whether two records say the same, their parent links and `last_modified` aside (key order aside). */
+export function sameContent(
+  type: RecordType,
+  a: Record<string, unknown>,
+  b: Record<string, unknown>,
+): boolean {
   const skip = linkFieldsOf(type);
   const keysOf = (r: Record<string, unknown>) =>
     Object.keys(r).filter((k) => k !== 'last_modified' && !skip.has(k) && r[k] !== undefined);
@@ -31,18 +35,31 @@ export async function stampLastModified(
   run: number,
   earlierRuns: boolean,
 ): Promise<void> {
-  const unstamped = records.filter(
-    ({ flat }) => flat.type === 'service' && flat.record.last_modified === undefined,
-  );
+  const unstamped = records.filter(({ flat }) => needsStamp(flat));
   if (unstamped.length === 0) return;
-  const firstSeen = new Date(run).toISOString();
   const stored = earlierRuns
     ? await getRecords(
         engine,
         unstamped.map(({ flat }) => recordKey(flat.type, flat.id)),
       )
     : new Map<string, RecordStoreDocument & { run: number }>();
-  for (const { flat, origin } of unstamped) {
+  stampFrom(unstamped, stored, run);
+}
+
+const needsStamp = (flat: FlatRecord) => flat.type === 'service' && flat.record.last_modified === undefined;
+
+/**
+ * Stamps the services without `last_modified` given what the store holds of them (`stored`, by
+ * key, with the run that wrote each): the time an earlier run stored the same content, else `run`.
+ */
+export function stampFrom(
+  records: readonly { flat: FlatRecord; origin: string }[],
+  stored: ReadonlyMap<string, RecordStoreDocument & { run: number }>,
+  run: number,
+): void {
+  const firstSeen = new Date(run).toISOString();
+  for (const { flat, origin } of records) {
+    if (!needsStamp(flat)) continue;
     const before = stored.get(recordKey(flat.type, flat.id));
     const kept =
       before &&

@@ -8,7 +8,7 @@
 
 import type { RecordType } from '../../hsds/index.ts';
 import type { RecordStoreDocument } from '../../index-mapping/record-store.document.ts';
-import type { FlatRecord } from '../flatten.ts';
+import type { FlatRecord, Issue } from '../flatten.ts';
 import { linkFieldsOf, recordKey } from '../nesting.ts';
 import { BloomFilter, combinedHash, hashRecord, RecentHashes, RecentWindow } from '../seen-records.ts';
 
@@ -43,6 +43,45 @@ function splitLinks(type: RecordType, record: Record<string, unknown>) {
     else content[key] = record[key];
   }
   return { content, links };
+}
+
+/**
+ * A record met again with other content or other parents: the parents of both, the content of
+ * the later. `conflicts` names the parent fields whose value changed.
+ */
+export function mergeRepeated(
+  type: RecordType,
+  earlier: Record<string, unknown>,
+  later: Record<string, unknown>,
+): { merged: Record<string, unknown>; conflicts: string[] } {
+  const linkValues = splitLinks(type, later).links;
+  const before = splitLinks(type, earlier).links;
+  const conflicts = Object.keys(linkValues).filter(
+    (field) => before[field] !== undefined && before[field] !== linkValues[field],
+  );
+  const merged = { ...later };
+  for (const field in before) if (merged[field] === undefined) merged[field] = before[field];
+  return { merged, conflicts };
+}
+
+/** The warning for a record met again with other content (`changed`) or other parents (`conflicts`). */
+export function repeatIssue(
+  flat: FlatRecord,
+  origin: string,
+  meeting: { changed: boolean; conflicts: readonly string[]; first: string },
+): Issue {
+  const what = meeting.changed
+    ? 'appears again with different content'
+    : `appears again under another ${meeting.conflicts.join(', ')}`;
+  return {
+    severity: 'warning',
+    kind: 'duplicate',
+    source: origin,
+    record_type: flat.type,
+    record_id: flat.id,
+    path: flat.path,
+    reason: `${flat.type} ${flat.id} ${what} (first at ${meeting.first}); the last one is kept`,
+  };
 }
 
 /** Reads back the stored records of the keys (the store flushed and refreshed first). */
@@ -115,15 +154,8 @@ export class Repeats {
       return { kind: 'repeat' };
     }
 
-    // Met before with other content or other parents: merge the parents, keep the last content.
-    const linkValues = splitLinks(flat.type, flat.record).links;
-    const before = splitLinks(flat.type, earlier.record).links;
-    const conflicts = Object.keys(linkValues).filter(
-      (field) => before[field] !== undefined && before[field] !== linkValues[field],
-    );
+    const { merged, conflicts } = mergeRepeated(flat.type, earlier.record, flat.record);
     const changed = earlier.content !== hashes.content;
-    const merged = { ...flat.record };
-    for (const field in before) if (merged[field] === undefined) merged[field] = before[field];
     this.remember(key, { record: merged, origin, ...hashRecord(merged, linkFieldsOf(flat.type)) });
     return { kind: 'again', merged, changed, conflicts, first: earlier.origin };
   }
