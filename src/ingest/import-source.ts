@@ -332,24 +332,6 @@ export async function importSource(
   return runImport(engine, source, log, openSource(source, kind, effective), effective);
 }
 
-/**
- * Imports items given in memory (the write API's bodies) exactly as a feed's: the same
- * validation, leniency, store writes, change detection and report. `source` names them.
- */
-export async function importItems(
-  engine: Engine,
-  source: string,
-  items: readonly SourceItem[],
-  options: ImportOptions = {},
-): Promise<ImportResult> {
-  await ensureRecordsIndex(engine);
-  const log = new IssueLog(source, options.kind ?? 'api');
-  async function* stream() {
-    yield* items;
-  }
-  return runImport(engine, source, log, stream(), options);
-}
-
 async function runImport(
   engine: Engine,
   source: string,

@@ -3,7 +3,7 @@
  * `/service_at_locations/{id}`, `/taxonomies/{id}` and `/taxonomy_terms/{id}`, with a bearer token
  * of the `write` scope (auth.ts). A PUT body is the record as `GET /{resource}/{id}` serves it; it
  * is checked as an import checks a feed (same schemas, same leniency, the import report's issues
- * in the 400's `errors[]`), written through the import and published incrementally
+ * in the 400's `errors[]`), stored by the import's rules and published incrementally
  * (src/ingest/write.ts, given as AppDeps.writes), so every read endpoint serves it when the answer comes. The answer is the
  * record as now served, with its ETag. `If-Match` (the ETag of the plain `GET /{resource}/{id}`)
  * makes a write conditional: 412 when the record changed meanwhile; `If-None-Match: *` creates
