@@ -33,7 +33,16 @@ export type Meaning = {
   loose?: Meaning;
   /** The text with its unknown words corrected to the directory's words (src/semantic/spelling.ts). */
   correction?: string;
+  /**
+   * The words of the text (and of its correction) the directory holds as typed
+   * (src/semantic/held-words.ts): matched without typo expansion.
+   */
+  heldWords?: readonly string[];
 };
+
+/** A meaning's held words as textQuery takes them. */
+export const heldWordsOf = (meaning: Meaning | undefined): ReadonlySet<string> | undefined =>
+  meaning?.heldWords && meaning.heldWords.length > 0 ? new Set(meaning.heldWords) : undefined;
 
 // Low next to the words' scores, so the words typed rank first where they match (development set:
 // weights of 0.5 scored 0.955; need 1 0.947, need 4 with term 8 0.905).
@@ -93,7 +102,9 @@ export function withMeaning(
   if (!meaning) return words;
   const should: QueryDsl[] = words ? [words] : [];
   // The corrected words rank as typed words do, above the typo-tolerant match of the words as typed.
-  const corrected = meaning.correction ? textQuery(meaning.correction, fields) : undefined;
+  const corrected = meaning.correction
+    ? textQuery(meaning.correction, fields, { heldWords: heldWordsOf(meaning) })
+    : undefined;
   if (corrected) should.push(corrected);
   for (const need of meaning.needs)
     should.push(needQuery(need.phrases, fields, NEED_WEIGHT * need.similarity));
@@ -102,6 +113,7 @@ export function withMeaning(
   }
   const crisis = crisisQuery(meaning, fields);
   if (crisis) should.push(crisis);
-  if (should.length === 0) return words;
+  // Nothing beside the words (a meaning that only says which words are held): the words' query.
+  if (should.length === 0 || (words && should.length === 1)) return words;
   return { bool: { should, minimum_should_match: 1 } };
 }

@@ -119,7 +119,7 @@ export function parseSearch(input: string): ParsedSearch {
   return { words, phrases, text: all.join(' ') };
 }
 
-function wordQuery(word: string, fields: TextFields): QueryDsl {
+function wordQuery(word: string, fields: TextFields, held?: ReadonlySet<string>): QueryDsl {
   return {
     dis_max: {
       queries: [
@@ -134,7 +134,8 @@ function wordQuery(word: string, fields: TextFields): QueryDsl {
             zero_terms_query: 'all',
           },
         },
-        ...fuzzyWordQuery(word, fields),
+        // A word the directory holds is taken as typed (src/semantic/held-words.ts).
+        ...(held?.has(word.toLowerCase()) ? [] : fuzzyWordQuery(word, fields)),
         ...(fields.keywords ?? []).map((field) => ({ term: { [field]: { value: word } } })),
       ],
     },
@@ -207,6 +208,12 @@ export function countedWords(input: string): number {
  */
 export const MATCH_NOTHING: QueryDsl = { match_none: {} };
 
+/** The words of a search a typo is forgiven in (typoTolerance), lower case, each once. */
+export function typoWords(input: string): string[] {
+  const { words } = parseSearch(input);
+  return [...new Set(words.filter((w) => !isEmptyWord(w) && typoTolerance(w)).map((w) => w.toLowerCase()))];
+}
+
 /** Whether a word analyses to nothing (a stop word or a filler word of a typed need). */
 export const isEmptyWord = (word: string) => EMPTY_WORDS.has(word.toLowerCase());
 
@@ -217,7 +224,11 @@ export const isEmptyWord = (word: string) => EMPTY_WORDS.has(word.toLowerCase())
 export function textQuery(
   input: string | undefined,
   fields: TextFields,
-  options: { requiredWords?: number | undefined } = {},
+  options: {
+    requiredWords?: number | undefined;
+    /** Words the directory holds as typed (lower case): matched without typo expansion. */
+    heldWords?: ReadonlySet<string> | undefined;
+  } = {},
 ): QueryDsl | undefined {
   if (input === undefined || input.trim() === '') return undefined;
   const { words, phrases, text } = parseSearch(input);
@@ -232,7 +243,7 @@ export function textQuery(
     const counted = meaningful.length > 0 ? meaningful : words;
     const eachWord: QueryDsl = {
       bool: {
-        should: counted.map((word) => wordQuery(word, fields)),
+        should: counted.map((word) => wordQuery(word, fields, options.heldWords)),
         minimum_should_match: options.requiredWords ?? requiredWords(counted.length),
       },
     };

@@ -17,8 +17,9 @@
 import type { Engine } from '../engine/engine.ts';
 import { readTermTexts, servedTermsVersion } from '../engine/term-texts.ts';
 import type { Meaning } from '../index-mapping/meaning.query.ts';
-import { MAX_FUZZY_WORD_CHARS, MAX_SEARCH_WORDS } from '../index-mapping/text.query.ts';
+import { MAX_FUZZY_WORD_CHARS, MAX_SEARCH_WORDS, typoWords } from '../index-mapping/text.query.ts';
 import { type Embedder, similarity } from './embedder.ts';
+import { createHeldWords } from './held-words.ts';
 import type { Need } from './needs.ts';
 import { correctText, createLexicon, type Lexicon } from './spelling.ts';
 
@@ -117,9 +118,11 @@ export async function createUnderstanding(options: {
   let checkedAt = 0;
   let loading: Promise<void> | undefined;
 
+  const held = createHeldWords(engine);
   const loadTerms = async () => {
     const version = await servedTermsVersion(engine);
     if (version === termsVersion) return;
+    held.clear();
     const texts = await readTermTexts(engine);
     const next: TermVector[] = [];
     const kept = new Map<string, Float32Array>();
@@ -195,9 +198,12 @@ export async function createUnderstanding(options: {
       });
       const meaning = meaningAt(settings.needThreshold, settings.termThreshold);
       const loose = meaningAt(settings.needThreshold - LOOSER, settings.termThreshold - LOOSER);
+      const heldWords = [...(await held.held([...typoWords(text), ...typoWords(correction ?? '')]))];
       const empty = (m: Meaning) => m.needs.length === 0 && m.terms.length === 0;
-      if (empty(loose) && !correction) return undefined;
+      if (empty(loose) && !correction)
+        return heldWords.length > 0 ? { needs: [], terms: [], heldWords } : undefined;
       if (correction) meaning.correction = correction;
+      if (heldWords.length > 0) meaning.heldWords = heldWords;
       const crisisNeed = needScores.find((n) => n.need.crisis && n.similarity >= settings.crisisThreshold);
       if (crisisNeed) {
         meaning.crisis = {

@@ -44,6 +44,8 @@ const fixtures = {
     terms.walking,
   ]),
   tenancy: service('Tenancy Relief Fund', 'Grants toward rent arrears for tenants facing eviction.', []),
+  carScheme: service('Village Car Scheme', 'Volunteer drivers take you to hospital in their own car.', []),
+  homeCare: service('Respite Care at Home', 'Trained care workers sit with the person you look after.', []),
 };
 
 let understanding: Understanding;
@@ -135,6 +137,20 @@ describe('relaxation', () => {
       expect(total, text).toBe(0);
       expect(relaxed, text).toBeUndefined();
     }
+  });
+});
+
+describe('typos', () => {
+  it('takes a word the directory holds as typed, and forgives one typo in a word it does not hold', async () => {
+    // Without the look-up, "car" is one typo from "care" and finds the care service too.
+    const wordsAlone = await getPage(createTestApp(engine), '/services?search=car&per_page=10', null);
+    expect(wordsAlone.contents.map((s) => s.id)).toEqual(
+      expect.arrayContaining([fixtures.carScheme.id, fixtures.homeCare.id]),
+    );
+    expect((await search('car')).ids).toEqual([fixtures.carScheme.id]);
+    expect((await search('Car')).ids).toEqual([fixtures.carScheme.id]);
+    expect((await search('carre')).ids).toContain(fixtures.homeCare.id);
+    expect((await search('vilage car')).ids).toEqual([fixtures.carScheme.id]);
   });
 });
 

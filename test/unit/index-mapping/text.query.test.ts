@@ -100,6 +100,7 @@ describe('textQuery', () => {
                               "name.exact^4",
                               "organization_name.exact^2",
                               "taxonomy_term_names.exact^2",
+                              "description^0.5",
                               "taxonomy_term_descriptions^0.3",
                             ],
                             "fuzziness": 1,
