@@ -50,7 +50,8 @@ import type { RecordType } from '../hsds/index.ts';
 import { caseVariants, parseRecordKey, storedId } from '../index-mapping/ids.ts';
 import { type RecordStoreDocument, unpackDocument } from '../index-mapping/record-store.document.ts';
 import { deletionClosure, nestingOnlyUnder } from './deletion.ts';
-import { flattenNested, type Issue } from './flatten.ts';
+import { type FlatRecord, flattenNested, type Issue } from './flatten.ts';
+import { sameContent } from './import/last-modified.ts';
 import { isOtherSchemeDrop } from './leniency.ts';
 import { childLinks, recordKey } from './nesting.ts';
 import { publishOrReindex, removeAndPublish } from './pipeline.ts';
@@ -313,8 +314,37 @@ export function validateBody(type: RecordType, pathId: string, body: unknown) {
   // there to be told, and a write that answers 200 without its field would hide it.
   for (const note of flattened.records.flatMap((r) => r.notes).filter(isOtherSchemeDrop))
     errors.push({ ...note, severity: 'error', kind: 'invalid' });
+  errors.push(...contradictions(flattened.records));
   if (errors.length > 0 || flattened.rejected.length > 0) throw new WriteRejectedError(errors);
   return { record, flattened };
+}
+
+/**
+ * A record the body holds twice with different content: the shape GET serves nests a service's
+ * locations under its `service_at_locations` and again under its organization's `locations`, so a
+ * client that edits one copy and sends the shape back sends both. An import keeps the last copy
+ * met; a write would then silently undo the edit, so it is refused, naming both places.
+ */
+function contradictions(records: readonly FlatRecord[]): Issue[] {
+  const first = new Map<string, FlatRecord>();
+  const issues: Issue[] = [];
+  for (const flat of records) {
+    const key = recordKey(flat.type, flat.id);
+    const earlier = first.get(key);
+    if (!earlier) first.set(key, flat);
+    else if (!sameContent(flat.type, earlier.record, flat.record)) {
+      issues.push({
+        severity: 'error',
+        kind: 'invalid',
+        source: WRITE_ORIGIN,
+        record_type: flat.type,
+        record_id: flat.id,
+        path: flat.path,
+        reason: `${flat.type} ${flat.id} is also at ${earlier.path || '(body)'} with other content: send the same content in both places, or one of them`,
+      });
+    }
+  }
+  return issues;
 }
 
 /**

@@ -372,6 +372,46 @@ describe('concurrency and HTTP caching', () => {
   });
 });
 
+describe('a record the body holds twice', () => {
+  it('refuses two copies that differ (an edit made in one place of the GET shape), naming both; the same edit in both is written', async () => {
+    const path = `/services/${services[2]!.id}`;
+    const body = await read(path);
+    const sal = (body.service_at_locations as JsonObject[])[0]!;
+    const location = sal.location as JsonObject;
+    const organization = body.organization as JsonObject | undefined;
+    const copies = ((organization?.locations as JsonObject[] | undefined) ?? []).filter(
+      (l) => l.id === location.id,
+    );
+    // The GET shape holds the location twice: under the service_at_location and the organization.
+    expect(copies).toHaveLength(1);
+    const renamed = (name: string, both: boolean) => ({
+      ...body,
+      service_at_locations: [{ ...sal, location: { ...location, name } }],
+      organization: {
+        ...organization,
+        locations: (organization!.locations as JsonObject[]).map((l) =>
+          both && l.id === location.id ? { ...l, name } : l,
+        ),
+      },
+    });
+    const problem = await expectProblem(app, path, 400, undefined, {
+      method: 'PUT',
+      headers: { ...json, ...bearer(writer.token) },
+      body: JSON.stringify(renamed('Edited In One Place', false)),
+    });
+    const errors = (problem as { errors?: { parameter?: string; reason?: string }[] }).errors ?? [];
+    expect(errors.map((e) => e.reason).join(' ')).toMatch(
+      /is also at service_at_locations\[0\]\.location with other content/,
+    );
+    expect(((await read(path)).service_at_locations as JsonObject[])[0]!.location).toEqual(location);
+
+    const written = await put(path, renamed('Edited In Both Places', true));
+    expect(written.status, await written.clone().text()).toBe(200);
+    const served = (await read(path)).service_at_locations as JsonObject[];
+    expect((served.find((x) => x.id === sal.id)!.location as JsonObject).name).toBe('Edited In Both Places');
+  });
+});
+
 describe('concurrent writes without preconditions (one writer per record, lease across processes)', () => {
   it('two PUTs of one record both answer 200 with their own version; the record served is one of them whole', async () => {
     const path = `/services/${services[7]!.id}`;
@@ -415,8 +455,8 @@ describe('concurrent writes without preconditions (one writer per record, lease 
         location_id: location.id,
         location: { ...location, name },
       };
-      // Without the nested organization: its `locations` hold the location too, and the copy met
-      // last in a body wins (as in an import), which would undo the rename.
+      // Without the nested organization: its `locations` hold the location too, and a body whose
+      // two copies of a record differ is refused (see 'a record the body holds twice').
       const { organization: _, ...body } = bodies[i]!;
       return put(
         `/services/${service.id}`,
