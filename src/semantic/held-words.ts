@@ -20,21 +20,26 @@ export type HeldWords = {
   clear(): void;
 };
 
+/** After a look-up fails, searches do without for this long (an engine in trouble is not asked twice a search). */
+const PAUSE_AFTER_FAILURE_MS = 5_000;
+
 export function createHeldWords(engine: Engine, options: { entries?: number } = {}): HeldWords {
   const entries = options.entries ?? 50_000;
   let known = new Map<string, boolean>();
+  let pausedUntil = 0;
   return {
     async held(words) {
       const asked = [...new Set(words.map((w) => w.toLowerCase()))];
       const unknown = asked.filter((w) => !known.has(w));
-      if (unknown.length > 0) {
+      if (unknown.length > 0 && Date.now() >= pausedUntil) {
         let found: Set<string>;
         try {
           found = await heldWords(engine, unknown);
         } catch (error) {
           // Not knowing keeps every typo expansion: the search as it was before words were looked up.
+          pausedUntil = Date.now() + PAUSE_AFTER_FAILURE_MS;
           engine.logger.warn({ err: error }, 'search words not looked up; each keeps its typo expansion');
-          return new Set();
+          return new Set(asked.filter((w) => known.get(w)));
         }
         if (known.size + unknown.length > entries) known = new Map();
         for (const word of unknown) known.set(word, found.has(word));
