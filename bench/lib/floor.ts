@@ -7,10 +7,10 @@
  * `dumpReadDocuments` saves what the read aliases serve (untimed); `timeFloor` writes it again
  * (timed: create the build, bulk, finish the build as a publish does), then drops that build.
  *
- * `_source` alone is not the built document: the list item (stored, read by list pages) and the
- * coverage's cells and edge (indexed only) are left out of it. The dump puts them back (the list
- * item as stored, the cells and edge by the document builder's own coverageFields), so the floor
- * indexes every field a publish indexes.
+ * `_source` keeps the whole built document; in indices built before it did, the list item (stored,
+ * read by list pages) and the coverage's cells and edge (indexed only) were left out of it. The
+ * dump puts them back (the list item as stored, the cells and edge by the document builder's own
+ * coverageFields), so the floor indexes every field a publish indexes, from either.
  */
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
