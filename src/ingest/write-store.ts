@@ -20,17 +20,16 @@
  */
 import { type BulkFailure, createBulkWriter } from '../engine/bulk.ts';
 import type { Engine } from '../engine/engine.ts';
-import { existingIds, existingKeys, recordsIndex, refreshRecords } from '../engine/records.ts';
+import { existingIds, existingKeys, recordsIndex, refreshRecords, removeRecords } from '../engine/records.ts';
 import {
   type RecordStoreDocument,
-  type StoreDocument,
   toRecordStoreDocument,
   toSingleDocument,
 } from '../index-mapping/record-store.document.ts';
 import { ChangeSet } from './changes.ts';
 import type { FlatRecord, Issue } from './flatten.ts';
 import { placeholderDocument } from './import/end-steps.ts';
-import { sameContent, stampFrom } from './import/last-modified.ts';
+import { stampFrom } from './import/last-modified.ts';
 import { mergeRepeated, repeatIssue } from './import/repeats.ts';
 import { parentIdsOf, recordKey } from './nesting.ts';
 
@@ -47,16 +46,15 @@ export class StoreRefusedError extends Error {
 export type WrittenBody = {
   /** What changed, logged: publish it (pipeline.ts publishOrReindex). */
   changes: ChangeSet;
-  /** The body's records as stored, by key. */
-  written: Map<string, RecordStoreDocument>;
   /** What leniency repaired or noted, and links to records nobody holds. */
   notes: Issue[];
 };
 
 /**
  * The body's records, each key once: a record listed twice (a taxonomy term under two
- * attributes, a location under the service and its organization) has the later content and the
- * parents of both, as an import merges it; a warning says so when the content differs.
+ * attributes, a phone under its service and one of its contacts) has the parents of both, as an
+ * import merges it; a warning says so when a parent field holds two values (the later is kept).
+ * The content of both copies is the same: validateBody (write.ts) refuses a body where it is not.
  */
 function mergeListedTwice(
   records: readonly FlatRecord[],
@@ -72,9 +70,8 @@ function mergeListedTwice(
       continue;
     }
     const { merged, conflicts } = mergeRepeated(flat.type, earlier.record, flat.record);
-    const changed = !sameContent(flat.type, earlier.record, flat.record);
-    if (!changed && conflicts.length === 0) continue;
-    notes.push(repeatIssue(flat, origin, { changed, conflicts, first: earlier.path || '(body)' }));
+    if (conflicts.length > 0)
+      notes.push(repeatIssue(flat, origin, { changed: false, conflicts, first: earlier.path || '(body)' }));
     byKey.set(key, { ...flat, record: merged });
   }
   return byKey;
@@ -86,12 +83,11 @@ function mergeListedTwice(
  */
 async function danglingLinks(
   engine: Engine,
-  records: Iterable<FlatRecord>,
-  written: ReadonlyMap<string, unknown>,
+  written: ReadonlyMap<string, FlatRecord>,
   origin: string,
   notes: Issue[],
 ): Promise<string[]> {
-  const links = [...records].flatMap((flat) => flat.external.map((link) => ({ flat, link })));
+  const links = [...written.values()].flatMap((flat) => flat.external.map((link) => ({ flat, link })));
   const writtenIds = new Set([...written.keys()].map((k) => k.slice(k.indexOf(':') + 1)));
   const outside = links.filter(({ link }) =>
     link.type ? !written.has(recordKey(link.type, link.id)) : !writtenIds.has(link.id),
@@ -133,7 +129,6 @@ export async function storeWrittenBody(
     /** The records' source: `api:<token name>`. */
     source: string;
     origin: string;
-    remove: (keys: ReadonlySet<string>) => Promise<void>;
   },
 ): Promise<WrittenBody> {
   const { source, origin } = options;
@@ -145,20 +140,20 @@ export async function storeWrittenBody(
     run,
   );
   const records = mergeListedTwice(options.records, origin, notes);
-  const written = new Map<string, RecordStoreDocument>();
-  const docs: StoreDocument[] = [];
-  for (const [key, flat] of records) {
-    const doc = toRecordStoreDocument(
-      flat.type,
-      flat.id,
-      flat.record,
-      parentIdsOf(flat.type, flat.record),
-      source,
-      flat.geometry,
-    );
-    written.set(key, doc);
-    docs.push(toSingleDocument(doc, run, true));
-  }
+  const docs = [...records.values()].map((flat) =>
+    toSingleDocument(
+      toRecordStoreDocument(
+        flat.type,
+        flat.id,
+        flat.record,
+        parentIdsOf(flat.type, flat.record),
+        source,
+        flat.geometry,
+      ),
+      run,
+      true,
+    ),
+  );
 
   // Logged before the store changes (compare logs what it finds): a write killed after is
   // published by the next publish.
@@ -175,10 +170,16 @@ export async function storeWrittenBody(
     await writer.index(recordsIndex(engine), doc.key, doc, (versionBase + BigInt(i + 1)).toString());
   await writer.close();
   if (refused.length > 0) throw new StoreRefusedError(refused);
-  if (options.gone.size > 0) await options.remove(options.gone);
+  if (options.gone.size > 0) {
+    const removal = createBulkWriter(engine);
+    await removeRecords(engine, options.gone, removal);
+    await removal.close();
+    if (removal.stats.failed > 0)
+      throw new Error(`${removal.stats.failed} removals were refused by the engine`);
+  }
 
   await refreshRecords(engine);
-  const missing = await danglingLinks(engine, records.values(), written, origin, notes);
+  const missing = await danglingLinks(engine, records, origin, notes);
   if (missing.length > 0) {
     for (const id of missing) changes.add(recordKey('organization', id));
     await changes.log();
@@ -191,5 +192,5 @@ export async function storeWrittenBody(
     if (refused.length > 0) throw new StoreRefusedError(refused);
     await refreshRecords(engine);
   }
-  return { changes, written, notes };
+  return { changes, notes };
 }

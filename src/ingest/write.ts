@@ -28,7 +28,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type AuditMetadata, appendAudit, type FieldChange } from '../engine/audit.ts';
-import { createBulkWriter } from '../engine/bulk.ts';
 import {
   type AuditIntent,
   clearAuditIntent,
@@ -39,13 +38,7 @@ import {
   waitForLease,
 } from '../engine/control.ts';
 import type { Engine } from '../engine/engine.ts';
-import {
-  ensureRecordsIndex,
-  findDocuments,
-  getRecords,
-  refreshRecords,
-  removeRecords,
-} from '../engine/records.ts';
+import { ensureRecordsIndex, findDocuments, getRecords, refreshRecords } from '../engine/records.ts';
 import type { RecordType } from '../hsds/index.ts';
 import { caseVariants, parseRecordKey, storedId } from '../index-mapping/ids.ts';
 import { type RecordStoreDocument, unpackDocument } from '../index-mapping/record-store.document.ts';
@@ -565,13 +558,6 @@ export function putRecord(engine: Engine, request: WriteRequest, body: unknown):
         gone,
         source: `api:${actor}`,
         origin: WRITE_ORIGIN,
-        remove: async (keys) => {
-          const writer = createBulkWriter(engine);
-          await removeRecords(engine, keys, writer);
-          await writer.close();
-          if (writer.stats.failed > 0)
-            throw new Error(`${writer.stats.failed} removals were refused by the engine`);
-        },
       });
       const { changes } = stored;
       if (changes.all || changes.keys.size > 0)
@@ -628,15 +614,18 @@ export function createRecordWrites(engine: Engine) {
       if (error instanceof WriteRejectedError) return { kind: 'rejected' as const, issues: error.issues };
       // As an import reports a record the engine refused (end-steps.ts reportRefused).
       if (error instanceof StoreRefusedError) {
-        const issues: Issue[] = error.failures.map((failure) => ({
-          severity: 'error',
-          kind: 'invalid',
-          source: WRITE_ORIGIN,
-          record_type: parseRecordKey(failure.id).type,
-          record_id: parseRecordKey(failure.id).id,
-          path: '',
-          reason: `the engine refused the record: ${failure.reason}`,
-        }));
+        const issues: Issue[] = error.failures.map((failure) => {
+          const { type, id } = parseRecordKey(failure.id);
+          return {
+            severity: 'error',
+            kind: 'invalid',
+            source: WRITE_ORIGIN,
+            record_type: type,
+            record_id: id,
+            path: '',
+            reason: `the engine refused the record: ${failure.reason}`,
+          };
+        });
         return { kind: 'rejected' as const, issues };
       }
       if (error instanceof PreconditionFailedError) return { kind: 'precondition-failed' as const };

@@ -412,6 +412,23 @@ describe('a record the body holds twice', () => {
   });
 });
 
+describe('a record listed twice with the same content', () => {
+  it('keeps the parents of both copies: a phone of the service and of its contact is served under both', async () => {
+    const path = `/services/${services[3]!.id}`;
+    const body = await read(path);
+    const phone = { id: '8de1324a-94a5-4fd7-a273-8e9fa0b1c2d3', number: '01224 333444' };
+    const contact = { id: '9ef2435b-a5b6-4fe8-b384-9fa0b1c2d3e4', name: 'Duty desk', phones: [phone] };
+    const res = await put(path, { ...body, phones: [phone], contacts: [contact] });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const served = await read(path);
+    assertHsds('service', served);
+    expect((served.phones as JsonObject[]).map((p) => p.id)).toEqual([phone.id]);
+    const contacts = served.contacts as JsonObject[];
+    expect(contacts.map((c) => c.id)).toEqual([contact.id]);
+    expect((contacts[0]!.phones as JsonObject[]).map((p) => p.id)).toEqual([phone.id]);
+  });
+});
+
 describe('concurrent writes without preconditions (one writer per record, lease across processes)', () => {
   it('two PUTs of one record both answer 200 with their own version; the record served is one of them whole', async () => {
     const path = `/services/${services[7]!.id}`;
