@@ -73,8 +73,6 @@ export type ImportOptions = {
   windowSize?: number;
   /** Keys whose hashes are kept per generation (two generations), to tell repeats beyond the window. */
   recentHashes?: number;
-  /** The Bloom filter's size, as a power of two of bits (default 27: 16 MiB, for millions of keys). */
-  bloomLog2Bits?: number;
   /**
    * Validate as published, for publishers checking their own feed: no leniency (leniency.ts), and
    * an invalid optional field rejects its record.

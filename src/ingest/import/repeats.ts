@@ -88,7 +88,7 @@ export function repeatIssue(
 export type ReadBack = (keys: string[]) => Promise<Map<string, RecordStoreDocument & { run: number }>>;
 
 export class Repeats {
-  private readonly bloom: BloomFilter;
+  private readonly bloom = new BloomFilter();
   private readonly window: RecentWindow<WindowEntry>;
   private readonly seenHashes: RecentHashes;
   private batchSeen = new Map<string, WindowEntry>();
@@ -96,9 +96,8 @@ export class Repeats {
 
   private readonly run: number;
 
-  constructor(run: number, options: { windowSize?: number; recentHashes?: number; bloomLog2Bits?: number }) {
+  constructor(run: number, options: { windowSize?: number; recentHashes?: number }) {
     this.run = run;
-    this.bloom = new BloomFilter(options.bloomLog2Bits);
     this.window = new RecentWindow<WindowEntry>(options.windowSize ?? 20_000);
     this.seenHashes = new RecentHashes(options.recentHashes);
   }
