@@ -177,6 +177,9 @@ export async function createUnderstanding(options: {
       if (!/[\p{L}\p{N}]/u.test(text)) return undefined;
       const known = currentTerms();
       const correction = correctText(text, lexicon);
+      // Asked of the engine while the text is embedded: the look-up waits on the network, the
+      // embedding on the CPU.
+      const heldLookup = held.held([...typoWords(text), ...typoWords(correction ?? '')]);
       const query = await embedQuery(correction ?? text);
       const needScores = needs
         .map(({ need, vectors }) => ({ need, similarity: best(query, vectors) }))
@@ -198,7 +201,7 @@ export async function createUnderstanding(options: {
       });
       const meaning = meaningAt(settings.needThreshold, settings.termThreshold);
       const loose = meaningAt(settings.needThreshold - LOOSER, settings.termThreshold - LOOSER);
-      const heldWords = [...(await held.held([...typoWords(text), ...typoWords(correction ?? '')]))];
+      const heldWords = [...(await heldLookup)];
       const empty = (m: Meaning) => m.needs.length === 0 && m.terms.length === 0;
       if (empty(loose) && !correction)
         return heldWords.length > 0 ? { needs: [], terms: [], heldWords } : undefined;
