@@ -7,13 +7,15 @@
  *    and the CLI's peak RSS, sampled from /proc every 100 ms;
  * 3. `npx hsds postcodes import` loads the ONSPD sample (Aberdeen postcodes, test/fixtures);
  * 4. `npx hsds serve` answers, with autocannon, for BENCH_SECONDS each (default 20):
- *    full-text search with 1 client and with 16; postcode + proximity with 1 and with 16;
+ *    full-text search of 8 common words, repeated (the engine's request cache answers a repeat),
+ *    the same searches each new to that cache, and each within a taxonomy term; postcode +
+ *    proximity; each with 1 client and with 16;
  * 5. a `format=ndjson` dump of every service: services per second and MB/s;
  * 6. the engine's disk (store size of the indices under the prefix) and heap (used, max).
  *
  * Engine: OPENSEARCH_URL, else the local engine on ENGINE_PORT (default 9200; ENGINE_HEAP
  * default 2g), started if needed. Prefix BENCH_PREFIX (default `bench-scale`), dropped unless
- * BENCH_KEEP=1. Results: printed, and written as JSON to bench/results/ (git-ignored).
+ * BENCH_KEEP=1; `--skip-import` serves what an earlier run kept there (steps 4 to 6 only). Results: printed, and written as JSON to bench/results/ (git-ignored).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -30,6 +32,8 @@ const { values } = parseArgs({
   options: {
     services: { type: 'string', default: '1000000' },
     seed: { type: 'string', default: '1' },
+    /** Serve what an earlier run kept (BENCH_KEEP=1) under the prefix: no import, no import figures. */
+    'skip-import': { type: 'boolean', default: false },
   },
 });
 const SERVICES = Number(values.services);
@@ -108,15 +112,16 @@ type Latency = {
   non2xx: number;
 };
 
-async function measure(url: string, paths: string[], connections: number): Promise<Latency> {
+async function measure(url: string, paths: string[] | (() => string), connections: number): Promise<Latency> {
   let i = 0;
+  const next = typeof paths === 'function' ? paths : () => paths[i++ % paths.length] as string;
   const latencies: number[] = [];
   const result = await autocannon({
     url,
     connections,
     duration: SECONDS,
     timeout: 30,
-    requests: [{ setupRequest: (r) => ({ ...r, path: paths[i++ % paths.length] as string }) }],
+    requests: [{ setupRequest: (r) => ({ ...r, path: next() }) }],
     setupClient: (client) => client.on('response', (_status, _bytes, ms) => latencies.push(ms)),
   });
   const sorted = latencies.sort((a, b) => a - b);
@@ -138,19 +143,31 @@ const mb = (bytes: number) => Math.round(bytes / 1e6);
 try {
   log(`load average before: ${load()}`);
   const dataset = await ensureSyntheticDataset(SERVICES, Number(values.seed), log);
-  await fetch(`${engine.url}/${PREFIX}-*?expand_wildcards=all`, { method: 'DELETE' });
-
-  log(`importing and publishing ${SERVICES} services...`);
-  const imported = await cli(['import', dataset.dir, '--quiet'], env);
+  let imported = { ms: 0, peakRss: 0 };
+  if (!values['skip-import']) {
+    await fetch(`${engine.url}/${PREFIX}-*?expand_wildcards=all`, { method: 'DELETE' });
+    log(`importing and publishing ${SERVICES} services...`);
+    imported = await cli(['import', dataset.dir, '--quiet'], env);
+    log(`  ${(imported.ms / 1000).toFixed(0)} s, peak RSS ${mb(imported.peakRss)} MB (load ${load()})`);
+    await cli(['postcodes', 'import', 'test/fixtures/postcodes/onspd-sample.csv'], env);
+  }
   const importLoad = load();
-  log(`  ${(imported.ms / 1000).toFixed(0)} s, peak RSS ${mb(imported.peakRss)} MB (load ${importLoad})`);
-  await cli(['postcodes', 'import', 'test/fixtures/postcodes/onspd-sample.csv'], env);
 
   const api = await serve({ ...env, GEOCODERS: 'postcode-index' });
   const words = ['food', 'advice', 'housing', 'health', 'support', 'debt', 'carers', 'youth'];
   // Current postcodes of the ONSPD sample, across Aberdeen.
   const postcodes = ['AB10 1AB', 'AB11 5AA', 'AB12 3AA', 'AB13 0AA', 'AB14 0AB', 'AB15 4AA', 'AB16 5AF'];
   const search = words.map((w) => `/services?search=${w}&per_page=20`);
+  // Searches each new to the engine's request cache (a modified_after every record passes, one
+  // second later each time): what a search costs when nobody asked it before.
+  let asked = 0;
+  const eachNew = (paths: string[]) => () =>
+    `${paths[asked % paths.length]}&modified_after=${new Date(Date.UTC(1990, 0, 1) + 1000 * asked++).toISOString()}`;
+  // A search within a taxonomy term: the words beside eight of the directory's terms.
+  const terms = (await (await fetch(`${api.url}/taxonomy_terms?per_page=8`)).json()) as {
+    contents: { id: string }[];
+  };
+  const withTerm = terms.contents.flatMap((t) => search.map((path) => `${path}&taxonomy_term_id=${t.id}`));
   const near = postcodes.map(
     (p) => `/service_at_locations?postcode=${encodeURIComponent(p)}&proximity=5000&per_page=20`,
   );
@@ -158,7 +175,9 @@ try {
   for (const path of [...near, ...search]) await (await fetch(`${api.url}${path}`)).arrayBuffer();
   const latency: Record<string, Latency> = {};
   for (const [name, paths] of [
-    ['search', search],
+    ['search (8 words, repeated)', search],
+    ['search (each request new)', eachNew(search)],
+    ['search + taxonomy term (each new)', eachNew(withTerm)],
     ['postcode+proximity', near],
   ] as const) {
     for (const connections of [1, 16]) {
@@ -221,7 +240,9 @@ try {
     `\nScale benchmark: ${SERVICES} services (${dataset.organizations} organizations), OpenSearch ${results.engine.version}, heap ${results.engine.heap_max_mb} MB; ${cpus().length} CPUs; load ${load()}\n`,
   );
   console.log(
-    `import + publish: ${results.import_publish.seconds} s, CLI peak RSS ${results.import_publish.peak_rss_mb} MB`,
+    values['skip-import']
+      ? 'import + publish: skipped (--skip-import)'
+      : `import + publish: ${results.import_publish.seconds} s, CLI peak RSS ${results.import_publish.peak_rss_mb} MB`,
   );
   console.log(
     formatTable([

@@ -137,6 +137,11 @@ const pageParams = (
   return {
     index: indexNames(engine, request).join(','),
     ignore_unavailable: true,
+    // The engine keeps a page's shard results until that shard changes: a repeated search (people
+    // ask for "food bank" all day) skips matching and scoring. The engine alone decides what may be
+    // kept (nothing relative to `now`), and a refresh that changes a shard drops its entries, so an
+    // answer from the cache is the answer without it. Without this flag it keeps size=0 requests only.
+    request_cache: true,
     filter_path: ['hits.total.value', ...fetch.paths, ...sortPath(request)],
     body: searchPageBody(request, window, fetch.body),
   };
