@@ -8,8 +8,8 @@
  * 3. `npx hsds postcodes import` loads the ONSPD sample (Aberdeen postcodes, test/fixtures);
  * 4. `npx hsds serve` answers, with autocannon, for BENCH_SECONDS each (default 20):
  *    full-text search of 8 common words, repeated (the engine's request cache answers a repeat),
- *    the same searches each new to that cache, and each within a taxonomy term; postcode +
- *    proximity; each with 1 client and with 16;
+ *    the same searches each new to that cache (other page sizes and pages), and each within a
+ *    taxonomy term; postcode + proximity, repeated and each new; each with 1 client and with 16;
  * 5. a `format=ndjson` dump of every service: services per second and MB/s;
  * 6. the engine's disk (store size of the indices under the prefix) and heap (used, max).
  *
@@ -157,28 +157,33 @@ try {
   const words = ['food', 'advice', 'housing', 'health', 'support', 'debt', 'carers', 'youth'];
   // Current postcodes of the ONSPD sample, across Aberdeen.
   const postcodes = ['AB10 1AB', 'AB11 5AA', 'AB12 3AA', 'AB13 0AA', 'AB14 0AB', 'AB15 4AA', 'AB16 5AF'];
-  const search = words.map((w) => `/services?search=${w}&per_page=20`);
-  // Searches each new to the engine's request cache (a modified_after every record passes, one
-  // second later each time): what a search costs when nobody asked it before.
+  const search = words.map((w) => `/services?search=${w}`);
+  // Requests each new to the engine's request cache, which keys a request by what it asks after
+  // the engine rewrote it (a filter every record passes is rewritten away): the same searches with
+  // 20 to 99 a page, pages 1 and 2, so 160 forms of each. What a request costs when nobody asked
+  // it before.
   let asked = 0;
-  const eachNew = (paths: string[]) => () =>
-    `${paths[asked % paths.length]}&modified_after=${new Date(Date.UTC(1990, 0, 1) + 1000 * asked++).toISOString()}`;
+  const eachNew = (paths: string[]) => () => {
+    const n = asked++;
+    const form = Math.floor(n / paths.length);
+    return `${paths[n % paths.length]}&per_page=${20 + (form % 80)}&page=${1 + (Math.floor(form / 80) % 2)}`;
+  };
+  const repeated = (paths: string[]) => paths.map((path) => `${path}&per_page=20`);
   // A search within a taxonomy term: the words beside eight of the directory's terms.
   const terms = (await (await fetch(`${api.url}/taxonomy_terms?per_page=8`)).json()) as {
     contents: { id: string }[];
   };
   const withTerm = terms.contents.flatMap((t) => search.map((path) => `${path}&taxonomy_term_id=${t.id}`));
-  const near = postcodes.map(
-    (p) => `/service_at_locations?postcode=${encodeURIComponent(p)}&proximity=5000&per_page=20`,
-  );
+  const near = postcodes.map((p) => `/service_at_locations?postcode=${encodeURIComponent(p)}&proximity=5000`);
   // Each postcode once, so the geocoder's cache is warm as it is in service.
-  for (const path of [...near, ...search]) await (await fetch(`${api.url}${path}`)).arrayBuffer();
+  for (const path of repeated([...near, ...search])) await (await fetch(`${api.url}${path}`)).arrayBuffer();
   const latency: Record<string, Latency> = {};
   for (const [name, paths] of [
-    ['search (8 words, repeated)', search],
+    ['search (8 words, repeated)', repeated(search)],
     ['search (each request new)', eachNew(search)],
     ['search + taxonomy term (each new)', eachNew(withTerm)],
-    ['postcode+proximity', near],
+    ['postcode+proximity (repeated)', repeated(near)],
+    ['postcode+proximity (each new)', eachNew(near)],
   ] as const) {
     for (const connections of [1, 16]) {
       log(`${name}, ${connections} client(s), ${SECONDS} s...`);
