@@ -15,7 +15,8 @@
  *
  * Engine: OPENSEARCH_URL, else the local engine on ENGINE_PORT (default 9200; ENGINE_HEAP
  * default 2g), started if needed. Prefix BENCH_PREFIX (default `bench-scale`), dropped unless
- * BENCH_KEEP=1; `--skip-import` serves what an earlier run kept there (steps 4 to 6 only). Results: printed, and written as JSON to bench/results/ (git-ignored).
+ * BENCH_KEEP=1; `--skip-import` serves what an earlier run kept there (steps 4 to 6 only).
+ * Results: printed, and written as JSON to bench/results/ (git-ignored).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -112,16 +113,15 @@ type Latency = {
   non2xx: number;
 };
 
-async function measure(url: string, paths: string[] | (() => string), connections: number): Promise<Latency> {
+async function measure(url: string, paths: string[], connections: number): Promise<Latency> {
   let i = 0;
-  const next = typeof paths === 'function' ? paths : () => paths[i++ % paths.length] as string;
   const latencies: number[] = [];
   const result = await autocannon({
     url,
     connections,
     duration: SECONDS,
     timeout: 30,
-    requests: [{ setupRequest: (r) => ({ ...r, path: next() }) }],
+    requests: [{ setupRequest: (r) => ({ ...r, path: paths[i++ % paths.length] as string }) }],
     setupClient: (client) => client.on('response', (_status, _bytes, ms) => latencies.push(ms)),
   });
   const sorted = latencies.sort((a, b) => a - b);
@@ -162,12 +162,10 @@ try {
   // the engine rewrote it (a filter every record passes is rewritten away): the same searches with
   // 20 to 99 a page, pages 1 and 2, so 160 forms of each. What a request costs when nobody asked
   // it before.
-  let asked = 0;
-  const eachNew = (paths: string[]) => () => {
-    const n = asked++;
-    const form = Math.floor(n / paths.length);
-    return `${paths[n % paths.length]}&per_page=${20 + (form % 80)}&page=${1 + (Math.floor(form / 80) % 2)}`;
-  };
+  const eachNew = (paths: string[]) =>
+    Array.from({ length: 160 }, (_, form) =>
+      paths.map((path) => `${path}&per_page=${20 + (form % 80)}&page=${1 + Math.floor(form / 80)}`),
+    ).flat();
   const repeated = (paths: string[]) => paths.map((path) => `${path}&per_page=20`);
   // A search within a taxonomy term: the words beside eight of the directory's terms.
   const terms = (await (await fetch(`${api.url}/taxonomy_terms?per_page=8`)).json()) as {
