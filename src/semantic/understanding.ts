@@ -10,6 +10,9 @@
  * needs and terms costs one embedding (about 1 ms) per search however large the directory, needs no
  * engine plug-in and no vector per service, and leaves the ranking of the words typed as it was.
  *
+ * A longer search told in parts is understood part by part as well (clausesOf): each need and term
+ * is as close as the closest of the whole text and its parts, and each part may add its own need.
+ *
  * Terms are read from the served taxonomy_terms index when first needed and again when the served
  * data changes (checked at most every TERMS_CHECK_MS); their vectors are kept by text, so a re-read
  * embeds only new or changed terms.
@@ -84,6 +87,28 @@ export function boundedText(text: string): string {
     .filter((word) => word !== '' && [...word].length <= MAX_FUZZY_WORD_CHARS)
     .slice(0, MAX_UNDERSTOOD_WORDS)
     .join(' ');
+}
+
+/** A search of at least this many words may describe more than one thing (clauses below). */
+const CLAUSE_MIN_WORDS = 6;
+/** At most this many clauses are understood on their own, each one more embedding. */
+const MAX_CLAUSES = 3;
+/** A clause this short says too little to be understood on its own. */
+const CLAUSE_MIN_CLAUSE_WORDS = 3;
+
+/**
+ * The clauses of a longer search, each of which is understood on its own as well as the whole.
+ * People describe situations in several parts ("my husband has dementia and I'm worn out looking
+ * after him"); embedded whole, such a text lies between its needs and close to none of them.
+ * Split at punctuation and at the words that join clauses; fewer than two clauses: none.
+ */
+export function clausesOf(text: string): string[] {
+  if (text.split(/\s+/).length < CLAUSE_MIN_WORDS) return [];
+  const parts = text
+    .split(/[,;:.!?]+|\s+(?:and|but|since|because|while|though|although|cos|cause)\s+/i)
+    .map((part) => part.trim())
+    .filter((part) => part.split(/\s+/).length >= CLAUSE_MIN_CLAUSE_WORDS);
+  return parts.length >= 2 ? parts.slice(0, MAX_CLAUSES) : [];
 }
 
 export async function createUnderstanding(options: {
@@ -180,20 +205,36 @@ export async function createUnderstanding(options: {
       // Asked of the engine while the text is embedded: the look-up waits on the network, the
       // embedding on the CPU.
       const heldLookup = held.held([...typoWords(text), ...typoWords(correction ?? '')]);
-      const query = await embedQuery(correction ?? text);
+      const understood = correction ?? text;
+      const parts = clausesOf(understood);
+      const queryVectors = [await embedQuery(understood)];
+      for (const part of parts) queryVectors.push(await embedQuery(part));
+      // Each need and term is as close as the closest of the whole text and its clauses.
+      const perText = queryVectors.map((q) => needs.map(({ vectors }) => best(q, vectors)));
       const needScores = needs
-        .map(({ need, vectors }) => ({ need, similarity: best(query, vectors) }))
+        .map(({ need }, i) => ({ need, similarity: Math.max(...perText.map((scores) => scores[i]!)) }))
         .sort((a, b) => b.similarity - a.similarity);
+      // A text in several clauses may mean one need in each: each clause's closest need joins.
+      const clauseNeeds = perText.slice(1).map((scores) => {
+        const top = scores.indexOf(Math.max(...scores));
+        return { need: needs[top]!.need, similarity: scores[top]! };
+      });
       // A directory may serve thousands of terms: only those close enough for the loose meaning are sorted.
       const termScores = known
-        .map((term) => ({ term, similarity: similarity(query, term.vector) }))
+        .map((term) => ({
+          term,
+          similarity: queryVectors.reduce((top, q) => Math.max(top, similarity(q, term.vector)), -1),
+        }))
         .filter((t) => t.similarity >= settings.termThreshold - LOOSER)
         .sort((a, b) => b.similarity - a.similarity);
+      const needsAt = (needAt: number) => {
+        const picked = needScores.filter((n) => n.similarity >= needAt).slice(0, MAX_NEEDS);
+        for (const clause of clauseNeeds)
+          if (clause.similarity >= needAt && !picked.some((p) => p.need === clause.need)) picked.push(clause);
+        return picked.map((n) => ({ name: n.need.name, phrases: n.need.phrases, similarity: n.similarity }));
+      };
       const meaningAt = (needAt: number, termAt: number): Meaning => ({
-        needs: needScores
-          .filter((n) => n.similarity >= needAt)
-          .slice(0, MAX_NEEDS)
-          .map((n) => ({ name: n.need.name, phrases: n.need.phrases, similarity: n.similarity })),
+        needs: needsAt(needAt),
         terms: termScores
           .filter((t) => t.similarity >= termAt)
           .slice(0, MAX_TERMS)

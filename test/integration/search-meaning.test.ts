@@ -124,6 +124,22 @@ describe('a need put as a situation', () => {
   });
 });
 
+describe('a situation told in two parts', () => {
+  // Embedded whole, the text lies between eviction and hunger, close enough to neither; each
+  // clause understood on its own means one of them.
+  const text = 'the landlord says we must leave by Friday and the kids have not eaten since yesterday';
+
+  it('means the need of each part', async () => {
+    const meaning = await understanding.understand(text);
+    expect(meaning?.needs.map((n) => n.name)).toEqual(expect.arrayContaining(['rent', 'hunger']));
+  });
+
+  it('finds the services that meet both', async () => {
+    const { ids } = await search(text);
+    expect(ids.slice(0, 2)).toEqual(expect.arrayContaining([fixtures.tenancy.id, fixtures.pantry.id]));
+  });
+});
+
 describe('relaxation', () => {
   it('serves half the words when all of them find nothing, and says so', async () => {
     const { ids, relaxed } = await search('riverside tuesdays hovercraft zeppelin');
