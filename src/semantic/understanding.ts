@@ -10,8 +10,9 @@
  * needs and terms costs one embedding (about 1 ms) per search however large the directory, needs no
  * engine plug-in and no vector per service, and leaves the ranking of the words typed as it was.
  *
- * A longer search told in parts is understood part by part as well (clausesOf): each need and term
- * is as close as the closest of the whole text and its parts, and each part may add its own need.
+ * A longer search told in parts is understood part by part as well (clausesOf): each part may add
+ * the need closest to it, and a term is as close as the closest of the whole text and its parts,
+ * where the whole text is not far from them either (CLAUSE_SLACK).
  *
  * Terms are read from the served taxonomy_terms index when first needed and again when the served
  * data changes (checked at most every TERMS_CHECK_MS); their vectors are kept by text, so a re-read
@@ -93,6 +94,10 @@ export function boundedText(text: string): string {
 const CLAUSE_MIN_WORDS = 6;
 /** At most this many clauses are understood on their own, each one more embedding. */
 const MAX_CLAUSES = 3;
+/** How much further than a threshold the whole text may be from what one of its clauses means. */
+// Development set: 0.15 kept "my husband has dementia" (whole 0.54) and dropped "I can't stop crying"
+// meaning drinking (whole 0.41).
+const CLAUSE_SLACK = 0.15;
 /** A clause this short says too little to be understood on its own. */
 const CLAUSE_MIN_CLAUSE_WORDS = 3;
 
@@ -209,32 +214,52 @@ export async function createUnderstanding(options: {
       const parts = clausesOf(understood);
       const queryVectors = [await embedQuery(understood)];
       for (const part of parts) queryVectors.push(await embedQuery(part));
-      // Each need and term is as close as the closest of the whole text and its clauses.
-      const perText = queryVectors.map((q) => needs.map(({ vectors }) => best(q, vectors)));
+      // A clause alone is a few words, and a few words match by their surface ("I can't stop
+      // crying" is close to "I can't stop drinking"): what a clause means counts only where the
+      // whole text is not far from it either.
+      const [whole, ...clauses] = queryVectors.map((q) => needs.map(({ vectors }) => best(q, vectors)));
+      const wholeScores = whole!;
+      const agrees = (wholeSimilarity: number, threshold: number) =>
+        wholeSimilarity >= threshold - CLAUSE_SLACK;
+      // A text in several parts may mean one need in each: the closest need of each part joins.
+      const clauseNeeds = clauses
+        .map((scores) => {
+          const top = scores.indexOf(Math.max(...scores));
+          return { need: needs[top]!.need, similarity: scores[top]!, whole: wholeScores[top]! };
+        })
+        .filter((c) => agrees(c.whole, settings.needThreshold));
       const needScores = needs
-        .map(({ need }, i) => ({ need, similarity: Math.max(...perText.map((scores) => scores[i]!)) }))
+        .map(({ need }, i) => ({ need, similarity: wholeScores[i]! }))
         .sort((a, b) => b.similarity - a.similarity);
-      // A text in several clauses may mean one need in each: each clause's closest need joins.
-      const clauseNeeds = perText.slice(1).map((scores) => {
-        const top = scores.indexOf(Math.max(...scores));
-        return { need: needs[top]!.need, similarity: scores[top]! };
-      });
       // A directory may serve thousands of terms: only those close enough for the loose meaning are sorted.
       const termScores = known
-        .map((term) => ({
-          term,
-          similarity: queryVectors.reduce((top, q) => Math.max(top, similarity(q, term.vector)), -1),
-        }))
+        .map((term) => {
+          const wholeSimilarity = similarity(queryVectors[0]!, term.vector);
+          const closest = agrees(wholeSimilarity, settings.termThreshold)
+            ? queryVectors.reduce((top, q) => Math.max(top, similarity(q, term.vector)), -1)
+            : wholeSimilarity;
+          return { term, similarity: closest };
+        })
         .filter((t) => t.similarity >= settings.termThreshold - LOOSER)
         .sort((a, b) => b.similarity - a.similarity);
       const needsAt = (needAt: number) => {
-        const picked = needScores.filter((n) => n.similarity >= needAt).slice(0, MAX_NEEDS);
-        for (const clause of clauseNeeds)
-          if (clause.similarity >= needAt && !picked.some((p) => p.need === clause.need)) picked.push(clause);
-        return picked.map((n) => ({ name: n.need.name, phrases: n.need.phrases, similarity: n.similarity }));
+        const picked: { need: Need; similarity: number }[] = needScores
+          .filter((n) => n.similarity >= needAt)
+          .slice(0, MAX_NEEDS);
+        for (const clause of clauseNeeds) {
+          if (clause.similarity < needAt) continue;
+          const already = picked.find((p) => p.need === clause.need);
+          if (!already) picked.push(clause);
+          else already.similarity = Math.max(already.similarity, clause.similarity);
+        }
+        return picked;
       };
       const meaningAt = (needAt: number, termAt: number): Meaning => ({
-        needs: needsAt(needAt),
+        needs: needsAt(needAt).map((n) => ({
+          name: n.need.name,
+          phrases: n.need.phrases,
+          similarity: n.similarity,
+        })),
         terms: termScores
           .filter((t) => t.similarity >= termAt)
           .slice(0, MAX_TERMS)
@@ -248,7 +273,9 @@ export async function createUnderstanding(options: {
         return heldWords.length > 0 ? { needs: [], terms: [], heldWords } : undefined;
       if (correction) meaning.correction = correction;
       if (heldWords.length > 0) meaning.heldWords = heldWords;
-      const crisisNeed = needScores.find((n) => n.need.crisis && n.similarity >= settings.crisisThreshold);
+      const crisisNeed = [...needScores, ...clauseNeeds].find(
+        (n) => n.need.crisis && n.similarity >= settings.crisisThreshold,
+      );
       if (crisisNeed) {
         meaning.crisis = {
           need: crisisNeed.need.name,

@@ -125,18 +125,24 @@ describe('a need put as a situation', () => {
 });
 
 describe('a situation told in two parts', () => {
-  // Embedded whole, the text lies between eviction and hunger, close enough to neither; each
-  // clause understood on its own means one of them.
-  const text = 'the landlord says we must leave by Friday and the kids have not eaten since yesterday';
+  // Embedded whole, the text means debt, and is not close enough to hunger; its second part,
+  // understood on its own, means hunger.
+  const text = 'the bailiffs came this morning and now we have no food in the house';
 
   it('means the need of each part', async () => {
     const meaning = await understanding.understand(text);
-    expect(meaning?.needs.map((n) => n.name)).toEqual(expect.arrayContaining(['rent', 'hunger']));
+    expect(meaning?.needs.map((n) => n.name)).toEqual(expect.arrayContaining(['debt', 'hunger']));
   });
 
-  it('finds the services that meet both', async () => {
+  it('finds the services that meet each part', async () => {
     const { ids } = await search(text);
     expect(ids.slice(0, 2)).toEqual(expect.arrayContaining([fixtures.tenancy.id, fixtures.pantry.id]));
+  });
+
+  it('does not take what a few words mean on their surface when the whole text is far from it', async () => {
+    // "I can't stop crying" alone is close to "I can't stop drinking"; the whole text is not.
+    const meaning = await understanding.understand("I can't stop crying and feel low all the time");
+    expect(meaning?.needs.map((n) => n.name)).not.toContain('drinking');
   });
 });
 
