@@ -3,7 +3,9 @@
  * with every shipped need's phrasings (needs.ts) and with every taxonomy term the directory serves
  * (name and description). A need or term above its similarity threshold becomes part of the search
  * (src/index-mapping/meaning.query.ts): the need's phrases are searched as well as the words typed,
- * and services filed under the term are found even when no word of the query is in them.
+ * and services filed under the term are found even when no word of the query is in them. A need
+ * also brings the terms its offer (its name and phrases) is close to: whatever a directory calls
+ * its terms, a query that means "digital" finds the services filed under "Digital inclusion".
  *
  * Why this design (issue 33, measured on the judged sets): people describe situations ("my partner
  * hits me", "nowhere to sleep tonight"), not service names. Mapping the query onto a few hundred
@@ -56,6 +58,10 @@ export const DEFAULT_UNDERSTANDING: UnderstandingSettings = {
 // doubled the phrase queries a search sends.
 const MAX_NEEDS = 1;
 const MAX_TERMS = 4;
+/** A need brings a served term when its offer (its name and words) is at least this close to it. */
+// Development set: 0.6 0.910, 0.65 and 0.7 0.909, 0.75 0.907 (0.904 without); the middle of the plateau.
+const NEED_TERM_THRESHOLD = 0.65;
+const MAX_TERMS_OF_NEED = 2;
 /** How much closer than its thresholds a relaxed search's meaning may be (a search that found nothing). */
 // 0.1 let 3 to 7 of the development set's 12 queries that should find nothing find something; 0.05 none.
 const LOOSER = 0.05;
@@ -67,7 +73,7 @@ export type Understanding = {
   close(): Promise<void>;
 };
 
-type NeedVectors = { need: Need; vectors: Float32Array[] };
+type NeedVectors = { need: Need; vectors: Float32Array[]; offers: Float32Array };
 type TermVector = { id: string; name: string; vector: Float32Array };
 
 const best = (query: Float32Array, vectors: readonly Float32Array[]) =>
@@ -130,7 +136,9 @@ export async function createUnderstanding(options: {
   for (const need of options.needs) {
     const vectors: Float32Array[] = [];
     for (const text of [need.name, ...need.phrasings]) vectors.push(await embedder.embed(text));
-    needs.push({ need, vectors });
+    // What an entry that meets the need offers, in the need's own words: compared with the terms.
+    const offers = await embedder.embed(`${need.name}: ${need.phrases.join(', ')}`);
+    needs.push({ need, vectors, offers });
   }
 
   const needTexts = options.needs.flatMap((n) => [n.name, ...n.phrasings, ...n.phrases]);
@@ -143,6 +151,8 @@ export async function createUnderstanding(options: {
 
   let vectorsByText = new Map<string, Float32Array>();
   let terms: TermVector[] = [];
+  /** The served terms each need's offer is close to (NEED_TERM_THRESHOLD). */
+  let termsOfNeed = new Map<Need, { id: string; similarity: number }[]>();
   let crisisTermIds: string[] = [];
   let termsVersion: string | undefined;
   let checkedAt = 0;
@@ -164,6 +174,16 @@ export async function createUnderstanding(options: {
     }
     vectorsByText = kept;
     terms = next;
+    termsOfNeed = new Map(
+      needs.map(({ need, offers }) => [
+        need,
+        next
+          .map((term) => ({ id: term.id, similarity: similarity(offers, term.vector) }))
+          .filter((t) => t.similarity >= NEED_TERM_THRESHOLD)
+          .sort((a, b) => b.similarity - a.similarity)
+          .slice(0, MAX_TERMS_OF_NEED),
+      ]),
+    );
     crisisTermIds = next.filter(isCrisisTerm).map((t) => t.id);
     termsVersion = version;
     lexicon = createLexicon(
@@ -254,16 +274,32 @@ export async function createUnderstanding(options: {
         }
         return picked;
       };
+      // A need the text means brings the terms its offer is close to, as close as the need is.
+      const withTermsOfNeeds = (
+        close: { id: string; similarity: number }[],
+        meant: readonly { need: Need; similarity: number }[],
+      ) => {
+        for (const { need, similarity: needSimilarity } of meant)
+          for (const term of termsOfNeed.get(need) ?? []) {
+            const already = close.find((t) => t.id === term.id);
+            if (!already) close.push({ id: term.id, similarity: needSimilarity });
+            else already.similarity = Math.max(already.similarity, needSimilarity);
+          }
+        return close;
+      };
       const meaningAt = (needAt: number, termAt: number): Meaning => ({
         needs: needsAt(needAt).map((n) => ({
           name: n.need.name,
           phrases: n.need.phrases,
           similarity: n.similarity,
         })),
-        terms: termScores
-          .filter((t) => t.similarity >= termAt)
-          .slice(0, MAX_TERMS)
-          .map((t) => ({ id: t.term.id, similarity: t.similarity })),
+        terms: withTermsOfNeeds(
+          termScores
+            .filter((t) => t.similarity >= termAt)
+            .slice(0, MAX_TERMS)
+            .map((t) => ({ id: t.term.id, similarity: t.similarity })),
+          needsAt(needAt),
+        ),
       });
       const meaning = meaningAt(settings.needThreshold, settings.termThreshold);
       const loose = meaningAt(settings.needThreshold - LOOSER, settings.termThreshold - LOOSER);

@@ -28,6 +28,7 @@ const terms = {
   abuse: term('Domestic abuse', 'Safety and refuge for people harmed by a partner or family member.'),
   food: term('Food banks', 'Emergency food parcels.'),
   walking: term('Walking groups', 'Led walks for health and company.'),
+  digital: term('Digital inclusion', 'Free internet access, devices and computer skills.'),
 };
 const service = (name: string, description: string, filed: (typeof terms)[keyof typeof terms][]) =>
   fixtureService(name, description, { name: `${name} Trust`, description: 'A charity.' }, filed);
@@ -45,6 +46,9 @@ const fixtures = {
   ]),
   tenancy: service('Tenancy Relief Fund', 'Grants toward rent arrears for tenants facing eviction.', []),
   carScheme: service('Village Car Scheme', 'Volunteer drivers take you to hospital in their own car.', []),
+  webClasses: service('Connected Tuesdays', 'Email, video calls and forms on the web, with a tutor.', [
+    terms.digital,
+  ]),
   homeCare: service('Respite Care at Home', 'Trained care workers sit with the person you look after.', []),
 };
 
@@ -121,6 +125,17 @@ describe('a need put as a situation', () => {
   it('finds the service that meets it though no word of the search is in it', async () => {
     const { ids } = await search("I'm behind with what I owe my landlord");
     expect(ids[0]).toBe(fixtures.tenancy.id);
+  });
+});
+
+describe('a need the directory files under a term', () => {
+  it("finds the services under the term the need's words are close to, though none of them is in the services", async () => {
+    // "how do I go online" means the need for digital help; the need's words ("digital skills,
+    // computer help, internet access") are close to the term "Digital inclusion", and appear in no
+    // service, nor does any word of the search.
+    const meaning = await understanding.understand('how do I go online');
+    expect(meaning?.terms.map((t) => t.id)).toContain(terms.digital.id);
+    expect((await search('how do I go online')).ids[0]).toBe(fixtures.webClasses.id);
   });
 });
 
