@@ -9,8 +9,9 @@
  *
  * Why this design (issue 33, measured on the judged sets): people describe situations ("my partner
  * hits me", "nowhere to sleep tonight"), not service names. Mapping the query onto a few hundred
- * needs and terms costs one embedding (about 1 ms) per search however large the directory, needs no
- * engine plug-in and no vector per service, and leaves the ranking of the words typed as it was.
+ * needs and terms costs one embedding (about 1 ms; up to four for a search told in parts) per
+ * search however large the directory, needs no engine plug-in and no vector per service, and
+ * leaves the ranking of the words typed as it was.
  *
  * A longer search told in parts is understood part by part as well (clausesOf): each part may add
  * the need closest to it, and a term is as close as the closest of the whole text and its parts,
@@ -265,7 +266,8 @@ export async function createUnderstanding(options: {
       const needsAt = (needAt: number) => {
         const picked: { need: Need; similarity: number }[] = needScores
           .filter((n) => n.similarity >= needAt)
-          .slice(0, MAX_NEEDS);
+          .slice(0, MAX_NEEDS)
+          .map((n) => ({ ...n }));
         for (const clause of clauseNeeds) {
           if (clause.similarity < needAt) continue;
           const already = picked.find((p) => p.need === clause.need);
@@ -287,20 +289,19 @@ export async function createUnderstanding(options: {
           }
         return close;
       };
-      const meaningAt = (needAt: number, termAt: number): Meaning => ({
-        needs: needsAt(needAt).map((n) => ({
-          name: n.need.name,
-          phrases: n.need.phrases,
-          similarity: n.similarity,
-        })),
-        terms: withTermsOfNeeds(
-          termScores
-            .filter((t) => t.similarity >= termAt)
-            .slice(0, MAX_TERMS)
-            .map((t) => ({ id: t.term.id, similarity: t.similarity })),
-          needsAt(needAt),
-        ),
-      });
+      const meaningAt = (needAt: number, termAt: number): Meaning => {
+        const meant = needsAt(needAt);
+        return {
+          needs: meant.map((n) => ({ name: n.need.name, phrases: n.need.phrases, similarity: n.similarity })),
+          terms: withTermsOfNeeds(
+            termScores
+              .filter((t) => t.similarity >= termAt)
+              .slice(0, MAX_TERMS)
+              .map((t) => ({ id: t.term.id, similarity: t.similarity })),
+            meant,
+          ),
+        };
+      };
       const meaning = meaningAt(settings.needThreshold, settings.termThreshold);
       const loose = meaningAt(settings.needThreshold - LOOSER, settings.termThreshold - LOOSER);
       const heldWords = [...(await heldLookup)];
