@@ -105,6 +105,19 @@ export function countServices(settings: BaselineSettings, database: string): num
   return Number(psql(settings, database, ['-tAc', 'SELECT count(*) FROM services']).trim());
 }
 
+/**
+ * Queries the baseline's database is still running (other than this one's): requests a run sent
+ * that outlived it, still holding the server's connections and the machine's cores.
+ */
+export function activeQueries(settings: BaselineSettings, database: string): number {
+  return Number(
+    psql(settings, database, [
+      '-tAc',
+      "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid()",
+    ]).trim(),
+  );
+}
+
 /** Runs one of the baseline's scripts; its stdout is returned, its stderr shown. */
 function runScript(settings: BaselineSettings, database: string, args: string[]): Promise<string> {
   return new Promise((resolvePromise, reject) => {
