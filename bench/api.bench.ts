@@ -20,7 +20,7 @@
  * writes of single services while readers run, and the readers with and without them.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import autocannon, { type Result } from 'autocannon';
@@ -150,6 +150,10 @@ function startApi(
   cwd?: string,
 ): Promise<ChildProcess> {
   const [command, ...args] = API_COMMAND as [string, ...string[]];
+  // The API's log (warnings and errors) is kept, so a run's non-2xx answers can be explained.
+  mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
+  const logFile = new URL(`./results/api-server-${port}.log`, import.meta.url);
+  const logFd = openSync(logFile, 'w');
   const child = spawn(command, args, {
     ...(cwd ? { cwd } : {}),
     env: {
@@ -161,8 +165,10 @@ function startApi(
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', logFd, 'inherit'],
   });
+  closeSync(logFd); // the child holds its own
+  log(`API on port ${port} logs to ${logFile.pathname}`);
   return new Promise((resolve, reject) => {
     const deadline = Date.now() + 60_000;
     const poll = async () => {
