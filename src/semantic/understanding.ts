@@ -80,6 +80,19 @@ type TermVector = { id: string; name: string; vector: Float32Array };
 const best = (query: Float32Array, vectors: readonly Float32Array[]) =>
   vectors.reduce((top, v) => Math.max(top, similarity(query, v)), -1);
 
+/**
+ * Each item once by its key, in the order first seen, as close as the closest of its kind: copies,
+ * so no list the items came from is changed.
+ */
+function closestOf<K, T extends { similarity: number }>(items: Iterable<T>, key: (item: T) => K): T[] {
+  const kept = new Map<K, T>();
+  for (const item of items) {
+    const had = kept.get(key(item));
+    if (!had || item.similarity > had.similarity) kept.set(key(item), { ...item });
+  }
+  return [...kept.values()];
+}
+
 /** Words a search is understood by: the first MAX_SEARCH_WORDS, each at most MAX_FUZZY_WORD_CHARS long. */
 const MAX_UNDERSTOOD_WORDS = MAX_SEARCH_WORDS;
 
@@ -257,48 +270,36 @@ export async function createUnderstanding(options: {
         .map((term) => {
           const wholeSimilarity = similarity(queryVectors[0]!, term.vector);
           const closest = agrees(wholeSimilarity, settings.termThreshold)
-            ? queryVectors.reduce((top, q) => Math.max(top, similarity(q, term.vector)), -1)
+            ? queryVectors
+                .slice(1)
+                .reduce((top, q) => Math.max(top, similarity(q, term.vector)), wholeSimilarity)
             : wholeSimilarity;
           return { term, similarity: closest };
         })
         .filter((t) => t.similarity >= settings.termThreshold - LOOSER)
         .sort((a, b) => b.similarity - a.similarity);
-      const needsAt = (needAt: number) => {
-        const picked: { need: Need; similarity: number }[] = needScores
-          .filter((n) => n.similarity >= needAt)
-          .slice(0, MAX_NEEDS)
-          .map((n) => ({ ...n }));
-        for (const clause of clauseNeeds) {
-          if (clause.similarity < needAt) continue;
-          const already = picked.find((p) => p.need === clause.need);
-          if (!already) picked.push(clause);
-          else already.similarity = Math.max(already.similarity, clause.similarity);
-        }
-        return picked;
-      };
-      // A need the text means brings the terms its offer is close to, as close as the need is.
-      const withTermsOfNeeds = (
-        close: { id: string; similarity: number }[],
-        meant: readonly { need: Need; similarity: number }[],
-      ) => {
-        for (const { need, similarity: needSimilarity } of meant)
-          for (const term of termsOfNeed.get(need) ?? []) {
-            const already = close.find((t) => t.id === term.id);
-            if (!already) close.push({ id: term.id, similarity: needSimilarity });
-            else already.similarity = Math.max(already.similarity, needSimilarity);
-          }
-        return close;
-      };
       const meaningAt = (needAt: number, termAt: number): Meaning => {
-        const meant = needsAt(needAt);
+        const meant = closestOf(
+          [
+            ...needScores.filter((n) => n.similarity >= needAt).slice(0, MAX_NEEDS),
+            ...clauseNeeds.filter((n) => n.similarity >= needAt),
+          ],
+          (n) => n.need,
+        );
         return {
           needs: meant.map((n) => ({ name: n.need.name, phrases: n.need.phrases, similarity: n.similarity })),
-          terms: withTermsOfNeeds(
-            termScores
-              .filter((t) => t.similarity >= termAt)
-              .slice(0, MAX_TERMS)
-              .map((t) => ({ id: t.term.id, similarity: t.similarity })),
-            meant,
+          // A need the text means brings the terms its offer is close to, as close as the need is.
+          terms: closestOf(
+            [
+              ...termScores
+                .filter((t) => t.similarity >= termAt)
+                .slice(0, MAX_TERMS)
+                .map((t) => ({ id: t.term.id, similarity: t.similarity })),
+              ...meant.flatMap((n) =>
+                (termsOfNeed.get(n.need) ?? []).map((t) => ({ id: t.id, similarity: n.similarity })),
+              ),
+            ],
+            (t) => t.id,
           ),
         };
       };
