@@ -111,7 +111,7 @@ export const FILLER_WORDS = [
 ] as const;
 
 // The filler filter sees stemmed tokens: the stems of the words above that differ from them.
-const FILLER_STEMS = ['look', 'urgentli', 'pleas', 'nearbi'] as const;
+export const FILLER_STEMS = ['look', 'urgentli', 'pleas', 'nearbi'] as const;
 
 /** The synonym filter's settings for a list of rules (Solr format, one rule a line). */
 export function synonymFilterSettings(rules: readonly string[]) {

@@ -28,7 +28,8 @@
  * long needs a typo forgiven; it still matches exactly, stemmed, which costs a term look-up. (The
  * standard tokenizer cuts tokens at 255 characters, so exact terms stay bounded too.)
  */
-import { ENGLISH_STOP_WORDS, FILLER_WORDS } from './analysis.ts';
+import { stemmer } from 'stemmer';
+import { ENGLISH_STOP_WORDS, FILLER_STEMS, FILLER_WORDS } from './analysis.ts';
 import type { QueryDsl } from './search.query.ts';
 
 /** The API refuses longer text (a 400 naming `search`); the builders cut it, never fail. */
@@ -214,8 +215,22 @@ export function typoWords(input: string): string[] {
   return [...new Set(words.filter((w) => !isEmptyWord(w) && typoTolerance(w)).map((w) => w.toLowerCase()))];
 }
 
-/** Whether a word analyses to nothing (a stop word or a filler word of a typed need). */
-export const isEmptyWord = (word: string) => EMPTY_WORDS.has(word.toLowerCase());
+/**
+ * What the search analyzer drops, as it sees tokens: stemmed (readIndexAnalysisSettings puts the
+ * stop and filler filters after the English stemmer, Porter's, as the `stemmer` package is).
+ */
+const DROPPED_STEMS: ReadonlySet<string> = new Set([...ENGLISH_STOP_WORDS, ...FILLER_WORDS, ...FILLER_STEMS]);
+
+/**
+ * Whether a word analyses to nothing: a stop word or a filler word of a typed need, in any form
+ * the stemmer brings back to one ("needs", "wanted", "feeling"). Such a word's clause matches
+ * every service, so it is neither counted nor required; missed, "needs" alone found the whole
+ * directory, and in "my car needs an MOT" it stood in for a required word.
+ */
+export const isEmptyWord = (word: string) => {
+  const lower = word.toLowerCase();
+  return EMPTY_WORDS.has(lower) || DROPPED_STEMS.has(stemmer(lower.replace(/['’]s?$/u, '')));
+};
 
 /**
  * The scored part of a search: undefined when there is none (no `search`, or only blanks: a

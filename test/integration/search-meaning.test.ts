@@ -8,6 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGLISH_STOP_WORDS, FILLER_WORDS, SEARCH_ANALYZER } from '../../src/index-mapping/analysis.ts';
+import { isEmptyWord } from '../../src/index-mapping/text.query.ts';
 import { createEmbedder } from '../../src/semantic/embedder.ts';
 import { NEEDS_FILE, shippedNeeds } from '../../src/semantic/needs.ts';
 import { createUnderstanding, type Understanding } from '../../src/semantic/understanding.ts';
@@ -192,8 +194,29 @@ describe('typos', () => {
 });
 
 describe('a search with nothing searchable in it', () => {
-  it.each(['the', 'of and', '!!!', '😀'])('finds nothing for "%s", not the whole directory', async (text) => {
-    expect((await search(text)).total).toBe(0);
+  it.each(['the', 'of and', '!!!', '😀', 'needs', 'wanted feeling'])(
+    'finds nothing for "%s", not the whole directory',
+    async (text) => {
+      expect((await search(text)).total).toBe(0);
+    },
+  );
+
+  it("counts no word the engine's search analyzer drops, in any form, among the words required", async () => {
+    // A dropped word's clause matches every service: counted, it stands in for a required word.
+    // Endings on words of three letters or more: "ies" is no form of "i".
+    const forms = [...ENGLISH_STOP_WORDS, ...FILLER_WORDS].flatMap((w) =>
+      (w.length < 3 ? [''] : ['', 's', 'es', 'ed', 'ing', 'ly', "'s"]).map((ending) => `${w}${ending}`),
+    );
+    const dropped: string[] = [];
+    for (const form of forms) {
+      const { body } = await engine.client.indices.analyze({
+        index: engine.name('services'),
+        body: { analyzer: SEARCH_ANALYZER, text: form },
+      });
+      if ((body.tokens ?? []).length === 0) dropped.push(form);
+    }
+    expect(dropped.length).toBeGreaterThan(FILLER_WORDS.length);
+    expect(dropped.filter((word) => !isEmptyWord(word))).toEqual([]);
   });
 
   it('is still a listing when the text is blank', async () => {
