@@ -10,11 +10,19 @@
  *    full-text search of 8 common words, repeated (the engine's request cache answers a repeat),
  *    the same searches each new to that cache (other page sizes and pages), and each within a
  *    taxonomy term; postcode + proximity, repeated and each new; each with 1 client and with 16;
- * 5. a `format=ndjson` dump of every service: services per second and MB/s;
- * 6. the engine's disk (store size of the indices under the prefix) and heap (used, max).
+ *    and `/services/{id}` of up to 50,000 services spread over the directory;
+ * 5. on a local cluster (ENGINE_NODES=3): a node lost under load. 16 clients search, look up and
+ *    ask postcode + proximity for BENCH_SECONDS x 3 while the last node is SIGKILLed a third of the
+ *    way in; every answer's status is counted (a 503 with Retry-After is the documented answer while
+ *    the cluster moves shards; a 500 or a request left unanswered is a failure). The node is
+ *    started again, the cluster waited for green, and every service is checked still served: the
+ *    total, and each of the looked-up ids;
+ * 6. a `format=ndjson` dump of every service: services per second and MB/s;
+ * 7. the engine's disk (store size of the indices under the prefix, replicas included) and heap
+ *    (used, max, over every node).
  *
- * Engine: OPENSEARCH_URL, else the local engine on ENGINE_PORT (default 9200; ENGINE_HEAP
- * default 2g), started if needed. Prefix BENCH_PREFIX (default `bench-scale`), dropped unless
+ * Engine: OPENSEARCH_URL (comma-separated for several nodes), else the local engine on ENGINE_PORT
+ * (default 9200; ENGINE_HEAP default 2g a node; ENGINE_NODES nodes, default 1), started if needed. Prefix BENCH_PREFIX (default `bench-scale`), dropped unless
  * BENCH_KEEP=1; `--skip-import` serves what an earlier run kept there (steps 4 to 6 only).
  * Results: printed, and written as JSON to bench/results/ (git-ignored).
  */
@@ -113,16 +121,26 @@ type Latency = {
   non2xx: number;
 };
 
-async function measure(url: string, paths: string[], connections: number): Promise<Latency> {
+async function measure(
+  url: string,
+  paths: string[],
+  connections: number,
+  statuses?: Map<number, number>,
+  seconds = SECONDS,
+): Promise<Latency> {
   let i = 0;
   const latencies: number[] = [];
   const result = await autocannon({
     url,
     connections,
-    duration: SECONDS,
+    duration: seconds,
     timeout: 30,
     requests: [{ setupRequest: (r) => ({ ...r, path: paths[i++ % paths.length] as string }) }],
-    setupClient: (client) => client.on('response', (_status, _bytes, ms) => latencies.push(ms)),
+    setupClient: (client) =>
+      client.on('response', (status, _bytes, ms) => {
+        latencies.push(ms);
+        statuses?.set(status, (statuses.get(status) ?? 0) + 1);
+      }),
   });
   const sorted = latencies.sort((a, b) => a - b);
   const q = (p: number) =>
@@ -130,7 +148,7 @@ async function measure(url: string, paths: string[], connections: number): Promi
   return {
     p50Ms: q(0.5),
     p99Ms: q(0.99),
-    rps: Math.round(sorted.length / SECONDS),
+    rps: Math.round(sorted.length / seconds),
     requests: sorted.length,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
@@ -138,7 +156,12 @@ async function measure(url: string, paths: string[], connections: number): Promi
 }
 
 const engine = await openBenchEngine(log);
-const env = { ...process.env, OPENSEARCH_URL: engine.url, INDEX_PREFIX: PREFIX, LOG_LEVEL: 'warn' };
+const env = {
+  ...process.env,
+  OPENSEARCH_URL: engine.urls.join(','),
+  INDEX_PREFIX: PREFIX,
+  LOG_LEVEL: 'warn',
+};
 const mb = (bytes: number) => Math.round(bytes / 1e6);
 try {
   log(`load average before: ${load()}`);
@@ -173,6 +196,19 @@ try {
   };
   const withTerm = terms.contents.flatMap((t) => search.map((path) => `${path}&taxonomy_term_id=${t.id}`));
   const near = postcodes.map((p) => `/service_at_locations?postcode=${encodeURIComponent(p)}&proximity=5000`);
+  // Up to 50,000 services spread over the directory (50 pages of 1,000 at even steps through it):
+  // more than the API's record cache holds (RECORD_CACHE_MB), so most lookups reach the engine.
+  const first = (await (await fetch(`${api.url}/services?per_page=1`)).json()) as { total_items: number };
+  const pages = Math.max(1, Math.ceil(first.total_items / 1000));
+  const ids: string[] = [];
+  for (let k = 0; k < Math.min(50, pages); k++) {
+    const page = 1 + Math.floor((k * pages) / Math.min(50, pages));
+    const body = (await (await fetch(`${api.url}/services?per_page=1000&page=${page}`)).json()) as {
+      contents: { id: string }[];
+    };
+    ids.push(...body.contents.map((s) => s.id));
+  }
+  const lookups = [...new Set(ids)].map((id) => `/services/${encodeURIComponent(id)}`);
   // Each postcode once, so the geocoder's cache is warm as it is in service.
   for (const path of repeated([...near, ...search])) await (await fetch(`${api.url}${path}`)).arrayBuffer();
   const latency: Record<string, Latency> = {};
@@ -182,11 +218,81 @@ try {
     ['search + taxonomy term (each new)', eachNew(withTerm)],
     ['postcode+proximity (repeated)', repeated(near)],
     ['postcode+proximity (each new)', eachNew(near)],
+    [`/services/{id} (${lookups.length} spread)`, lookups],
   ] as const) {
     for (const connections of [1, 16]) {
       log(`${name}, ${connections} client(s), ${SECONDS} s...`);
       latency[`${name} x${connections}`] = await measure(api.url, paths, connections);
     }
+  }
+
+  const nodeLoss = engine.nodes && engine.nodes.ports.length > 1 ? await loseNode(api.url) : undefined;
+
+  /**
+   * 16 clients ask a mix (each-new searches, lookups, postcode + proximity) while the last node is
+   * SIGKILLed; then the node comes back, the cluster turns green, and nothing served is missing.
+   */
+  async function loseNode(url: string) {
+    const nodes = engine.nodes as NonNullable<typeof engine.nodes>;
+    const victim = nodes.ports[nodes.ports.length - 1] as number;
+    const mix = eachNew(search).flatMap((path, k) => [
+      path,
+      lookups[k % lookups.length] as string,
+      near[k % near.length] as string,
+    ]);
+    const statuses = new Map<number, number>();
+    const seconds = SECONDS * 3;
+    log(
+      `a node lost under load: 16 clients for ${seconds} s, node ${victim} SIGKILLed after ${SECONDS} s...`,
+    );
+    let killedAt = 0;
+    const kill = setTimeout(() => {
+      killedAt = Date.now();
+      void nodes.kill(victim).then(() => log(`  node ${victim} killed (load ${load()})`));
+    }, SECONDS * 1000);
+    const started = Date.now();
+    const latency = await measure(url, mix, 16, statuses, seconds);
+    clearTimeout(kill);
+    const health = async () =>
+      (await (await fetch(`${engine.url}/_cluster/health`)).json()) as {
+        status: string;
+        number_of_nodes: number;
+      };
+    const during = await health();
+    log(`  cluster ${during.status} with ${during.number_of_nodes} nodes; starting node ${victim} again...`);
+    const restartStarted = Date.now();
+    await nodes.restart(victim);
+    const green = (await (
+      await fetch(`${engine.url}/_cluster/health?wait_for_status=green&timeout=600s`)
+    ).json()) as { status: string };
+    const greenSeconds = (Date.now() - restartStarted) / 1000;
+    log(`  cluster ${green.status} ${greenSeconds.toFixed(0)} s after the restart`);
+    const total = ((await (await fetch(`${url}/services?per_page=1`)).json()) as { total_items: number })
+      .total_items;
+    let missing = 0;
+    let next = 0;
+    const check = async () => {
+      while (next < lookups.length) {
+        const res = await fetch(`${url}${lookups[next++]}`);
+        await res.arrayBuffer();
+        if (res.status !== 200) missing++;
+      }
+    };
+    await Promise.all(Array.from({ length: 16 }, check));
+    return {
+      victim,
+      seconds,
+      killed_after_s: killedAt ? (killedAt - started) / 1000 : undefined,
+      latency,
+      statuses: Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])),
+      cluster_after_kill: during.status,
+      green_after_restart_s: Math.round(greenSeconds),
+      green: green.status,
+      total_before: first.total_items,
+      total_after: total,
+      lookups_checked: lookups.length,
+      lookups_missing: missing,
+    };
   }
 
   log('ndjson dump of every service...');
@@ -218,10 +324,16 @@ try {
     services: SERVICES,
     organizations: dataset.organizations,
     dataset_mb: mb(dataset.bytes),
-    engine: { url: engine.url, version: resolveEngineVersion().opensearch, heap_max_mb: mb(heap.max) },
+    engine: {
+      urls: engine.urls,
+      nodes: Object.keys(stats.nodes).length,
+      version: resolveEngineVersion().opensearch,
+      heap_max_mb: mb(heap.max),
+    },
     machine: { cpus: cpus().length, ram_mb: mb(totalmem()), load_after_import: importLoad, load_end: load() },
     import_publish: { seconds: Math.round(imported.ms / 1000), peak_rss_mb: mb(imported.peakRss) },
     latency,
+    ...(nodeLoss ? { node_loss: nodeLoss } : {}),
     dump: {
       services: lines,
       seconds: dumpMs / 1000,
@@ -240,7 +352,7 @@ try {
     heap_used_mb: mb(heap.used),
   };
   console.log(
-    `\nScale benchmark: ${SERVICES} services (${dataset.organizations} organizations), OpenSearch ${results.engine.version}, heap ${results.engine.heap_max_mb} MB; ${cpus().length} CPUs; load ${load()}\n`,
+    `\nScale benchmark: ${SERVICES} services (${dataset.organizations} organizations), OpenSearch ${results.engine.version}, ${results.engine.nodes} node(s), heap ${results.engine.heap_max_mb} MB in all; ${cpus().length} CPUs; load ${load()}\n`,
   );
   console.log(
     values['skip-import']
@@ -261,6 +373,12 @@ try {
       ]),
     ]),
   );
+  if (nodeLoss) {
+    const l = nodeLoss.latency;
+    console.log(
+      `node lost under load (node ${nodeLoss.victim} SIGKILLed after ${nodeLoss.killed_after_s?.toFixed(1)} s of ${nodeLoss.seconds} s, 16 clients): ${l.requests} answers, p50 ${l.p50Ms} ms, p99 ${l.p99Ms} ms, ${l.rps} req/s, ${l.errors} errors or timeouts; statuses ${JSON.stringify(nodeLoss.statuses)}; cluster ${nodeLoss.cluster_after_kill} after the kill, ${nodeLoss.green} ${nodeLoss.green_after_restart_s} s after the restart; services ${nodeLoss.total_before} before, ${nodeLoss.total_after} after; ${nodeLoss.lookups_missing} of ${nodeLoss.lookups_checked} looked-up services missing`,
+    );
+  }
   console.log(
     `ndjson dump: ${lines} services in ${results.dump.seconds.toFixed(1)} s (${results.dump.services_per_s}/s, ${results.dump.mb_per_s} MB/s)`,
   );

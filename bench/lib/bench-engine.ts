@@ -3,26 +3,59 @@
  * ENGINE_PORT (default 9200), started if needed (and stopped afterwards if the benchmark started it).
  */
 import pino from 'pino';
-import { startEngine, stopEngine } from '../../local-engine/local-engine.ts';
+import { enginePids, restartNode, startEngine, stopEngine } from '../../local-engine/local-engine.ts';
 import { createEngine, type Engine, type EngineSettings } from '../../src/engine/index.ts';
 
-export type BenchEngine = { url: string; started: boolean; stop(): Promise<void> };
+export type BenchEngine = {
+  /** The first node's URL (what a benchmark's own engine requests go to). */
+  url: string;
+  /** Every node's URL: OPENSEARCH_URL for the processes a benchmark starts. */
+  urls: string[];
+  started: boolean;
+  stop(): Promise<void>;
+  /** A local cluster's nodes, by HTTP port: SIGKILL one, start it again (unset for OPENSEARCH_URL). */
+  nodes?: { ports: number[]; kill(port: number): Promise<void>; restart(port: number): Promise<void> };
+};
 
 export async function openBenchEngine(log: (line: string) => void): Promise<BenchEngine> {
   if (process.env.OPENSEARCH_URL) {
     log(`engine: OPENSEARCH_URL ${process.env.OPENSEARCH_URL}`);
-    return { url: process.env.OPENSEARCH_URL, started: false, stop: async () => {} };
+    const urls = process.env.OPENSEARCH_URL.split(',').map((u) => u.trim());
+    return { url: urls[0] as string, urls, started: false, stop: async () => {} };
   }
   const port = Number(process.env.ENGINE_PORT ?? 9200);
+  // ENGINE_NODES (local-engine.ts) starts a cluster of that many nodes on port, port + 1...
   const status = await startEngine({ port, heap: process.env.ENGINE_HEAP ?? '2g' });
-  log(`engine: local at ${status.url} (${status.started ? 'started' : 'already running'})`);
+  const urls = status.urls ?? [status.url];
+  log(`engine: local at ${urls.join(', ')} (${status.started ? 'started' : 'already running'})`);
+  const ports = urls.map((u) => Number(new URL(u).port));
   return {
     url: status.url,
+    urls,
     started: status.started,
     stop: async () => {
       if (status.started) await stopEngine({ port });
     },
+    nodes: {
+      ports,
+      kill: async (nodePort) => {
+        const pid = enginePids({ port, nodes: ports.length }).get(nodePort);
+        if (pid === undefined) throw new Error(`no node runs on ${nodePort}`);
+        process.kill(pid, 'SIGKILL');
+        while (isAlive(pid)) await new Promise((r) => setTimeout(r, 50));
+      },
+      restart: (nodePort) => restartNode({ port, nodes: ports.length, nodePort }),
+    },
   };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export function benchEngineSettings(url: string, prefix: string): EngineSettings {
