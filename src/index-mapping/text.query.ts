@@ -98,6 +98,11 @@ export const FIELDS_TIE_BREAKER = 0.6;
 // A word is worth a clause only if it holds a letter or a digit: "(", ":" or "-" analyse to nothing.
 const hasWordCharacter = /[\p{L}\p{N}]/u;
 
+// Punctuation around a word is not part of it: "(food" is food, "rent?" is rent, so each is
+// matched exactly, held and equal to a taxonomy code as the bare word is. Inside a word it stays
+// ("24/7", "drop-in", "can't").
+const bareWord = (word: string) => word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+
 /** Splits user text into words and "quoted phrases"; an unmatched quote is just a character. */
 export function parseSearch(input: string): ParsedSearch {
   const text = input.slice(0, MAX_SEARCH_CHARS);
@@ -111,11 +116,13 @@ export function parseSearch(input: string): ParsedSearch {
     .replaceAll('"', ' ')
     .split(/\s+/)
     .filter((w) => hasWordCharacter.test(w))
+    .map(bareWord)
     .slice(0, MAX_SEARCH_WORDS);
   const all = text
     .replaceAll('"', ' ')
     .split(/\s+/)
     .filter((w) => hasWordCharacter.test(w))
+    .map(bareWord)
     .slice(0, MAX_SEARCH_WORDS * 2);
   return { words, phrases, text: all.join(' ') };
 }

@@ -110,6 +110,18 @@ export function boundedText(text: string): string {
     .join(' ');
 }
 
+/**
+ * The text as the model reads it: each word without the punctuation around it. A few words sit
+ * near the thresholds, and the model reads "food)", "[food]" or "food!" as other texts than
+ * "food" (the need for cheap food at 0.66 became none). Clauses are split before (clausesOf).
+ */
+export const bareWords = (text: string): string =>
+  text
+    .split(/\s+/)
+    .map((word) => word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
+    .filter((word) => word !== '')
+    .join(' ');
+
 /** A search of at least this many words may describe more than one thing (clauses below). */
 const CLAUSE_MIN_WORDS = 6;
 /** At most this many clauses are understood on their own, each one more embedding. */
@@ -225,7 +237,7 @@ export async function createUnderstanding(options: {
 
   const queries = new Map<string, Float32Array>();
   const embedQuery = async (text: string) => {
-    const key = text.trim().toLowerCase().replace(/\s+/g, ' ');
+    const key = bareWords(text).toLowerCase();
     const cached = queries.get(key);
     if (cached) return cached;
     const vector = await embedder.embed(key);

@@ -20,12 +20,14 @@ describe('parseSearch', () => {
     });
   });
 
-  it('treats an unmatched quote, operators and brackets as plain characters', () => {
+  it('treats an unmatched quote, operators and brackets as plain characters, not part of a word', () => {
     expect(parseSearch('"food AND (bank: OR -x')).toMatchObject({
-      words: ['food', 'AND', '(bank:', 'OR', '-x'],
+      words: ['food', 'AND', 'bank', 'OR', 'x'],
       phrases: [],
     });
     expect(parseSearch('( ) : - " "" ***')).toEqual({ words: [], phrases: [], text: '' });
+    // Inside a word, punctuation stays.
+    expect(parseSearch("[drop-in] can't 24/7?").words).toEqual(['drop-in', "can't", '24/7']);
   });
 
   it('bounds long input instead of refusing it', () => {
