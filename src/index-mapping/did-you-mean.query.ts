@@ -5,7 +5,7 @@
  */
 import { F } from './fields.ts';
 import type { QueryDsl } from './search.query.ts';
-import { MAX_FUZZY_WORD_CHARS } from './text.query.ts';
+import { isEmptyWord, MAX_FUZZY_WORD_CHARS } from './text.query.ts';
 
 /**
  * Cost bounds: a suggester builds a Levenshtein automaton (two edits) per word and walks the terms
@@ -81,7 +81,8 @@ export function toCorrection(
     .toLowerCase()
     .split(/\s+/)
     .filter(Boolean)
-    .map((word) => best.get(word)?.text ?? word)
+    // A word that analyses to nothing ("was", "will", "needs") is no typo, whatever name is near it.
+    .map((word) => (isEmptyWord(word) ? word : (best.get(word)?.text ?? word)))
     .join(' ');
   return corrected === text.toLowerCase().split(/\s+/).filter(Boolean).join(' ') ? undefined : corrected;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { didYouMeanText } from '../../../src/index-mapping/did-you-mean.query.ts';
+import { didYouMeanText, toCorrection } from '../../../src/index-mapping/did-you-mean.query.ts';
 import {
   buildCompletionSuggest,
   buildNameSuggestBody,
@@ -63,5 +63,21 @@ describe('didYouMeanText', () => {
     expect(didYouMeanText('x'.repeat(25))).toBeUndefined();
     expect(didYouMeanText(Array.from({ length: 7 }, () => 'word').join(' '))).toBeUndefined();
     expect(didYouMeanText('')).toBeUndefined();
+  });
+});
+
+describe('toCorrection', () => {
+  const option = (text: string) => ({ text, score: 0.8, freq: 3 });
+  it('replaces each word by its best suggestion, but never a word that analyses to nothing', () => {
+    const suggest = {
+      'name.exact': [
+        { text: 'will', options: [option('walk')] },
+        { text: 'hosing', options: [option('housing')] },
+      ],
+    };
+    expect(toCorrection('will hosing', suggest)).toBe('will housing');
+    expect(
+      toCorrection('will', { 'name.exact': [{ text: 'will', options: [option('walk')] }] }),
+    ).toBeUndefined();
   });
 });
