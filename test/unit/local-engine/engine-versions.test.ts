@@ -82,6 +82,18 @@ describe('data written by another version', () => {
   });
 });
 
+describe('data written by another cluster', () => {
+  it("is refused before a JVM starts when one node is started on a cluster node's data", async () => {
+    const home = mkdtempSync(join(tmpdir(), 'engine-home-'));
+    const port = 41_000 + Math.floor(Math.random() * 20_000);
+    mkdirSync(join(home, `node-${port}`), { recursive: true });
+    writeFileSync(join(home, `node-${port}`, 'cluster-name'), `hsds-cluster-${port}\n`);
+    await expect(startEngine({ port, home, nodes: 1, timeoutMs: 1000 })).rejects.toThrow(
+      `belongs to the cluster hsds-cluster-${port}, not hsds-local`,
+    );
+  });
+});
+
 describe('index layout by cluster size', () => {
   it('is one shard and no replica on one node', () => {
     expect(chooseLayout(1, {})).toEqual({ shards: 1, replicas: 0 });
