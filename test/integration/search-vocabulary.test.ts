@@ -29,6 +29,8 @@ const fixtures = {
   walkIn: service('City Walk-in Centre', 'See a nurse without an appointment.'),
   walks: service('Health Walks', 'Short group walks led by volunteers.'),
   stoke: service('Stoke-on-Trent Carers', 'Breaks and advice for unpaid carers.'),
+  toddlers: service('Little Steps', 'Songs and play for toddlers and their grown-ups.'),
+  lunchClub: service('Silver Threads Lunch Club', 'A hot meal and company for pensioners on Wednesdays.'),
 };
 
 beforeAll(async () => {
@@ -51,6 +53,13 @@ describe('the shipped vocabulary', () => {
   it('finds services for needs put in everyday words, whatever else is typed around them', async () => {
     expect(await searchIds("can't pay rent")).toEqual([fixtures.rent.id]);
     expect(await searchIds('I need somewhere to sleep tonight')).toEqual([fixtures.shelter.id]);
+  });
+
+  it('reads age groups as people say them', async () => {
+    for (const typed of ['under 5s', 'under fives', 'play for under 5s'])
+      expect(await searchIds(typed), typed).toEqual([fixtures.toddlers.id]);
+    for (const typed of ['over 60s', 'over 50s', 'for the over 65s'])
+      expect(await searchIds(typed), typed).toEqual([fixtures.lunchClub.id]);
   });
 
   it('reads a verb and particle joined by a hyphen as one word: a walk-in centre is not a walk', async () => {
