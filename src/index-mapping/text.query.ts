@@ -101,7 +101,7 @@ const hasWordCharacter = /[\p{L}\p{N}]/u;
 // Punctuation around a word is not part of it: "(food" is food, "rent?" is rent, so each is
 // matched exactly, held and equal to a taxonomy code as the bare word is. Inside a word it stays
 // ("24/7", "drop-in", "can't").
-const bareWord = (word: string) => word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+export const bareWord = (word: string) => word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
 
 /** Splits user text into words and "quoted phrases"; an unmatched quote is just a character. */
 export function parseSearch(input: string): ParsedSearch {

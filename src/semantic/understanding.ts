@@ -24,7 +24,7 @@
 import type { Engine } from '../engine/engine.ts';
 import { readTermTexts, servedTermsVersion } from '../engine/term-texts.ts';
 import type { Meaning } from '../index-mapping/meaning.query.ts';
-import { MAX_FUZZY_WORD_CHARS, MAX_SEARCH_WORDS, typoWords } from '../index-mapping/text.query.ts';
+import { bareWord, MAX_FUZZY_WORD_CHARS, MAX_SEARCH_WORDS, typoWords } from '../index-mapping/text.query.ts';
 import { type Embedder, similarity } from './embedder.ts';
 import { createHeldWords } from './held-words.ts';
 import type { Need } from './needs.ts';
@@ -118,7 +118,7 @@ export function boundedText(text: string): string {
 export const bareWords = (text: string): string =>
   text
     .split(/\s+/)
-    .map((word) => word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
+    .map(bareWord)
     .filter((word) => word !== '')
     .join(' ');
 
