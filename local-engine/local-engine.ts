@@ -526,6 +526,14 @@ export async function stopEngine(options?: LocalEngineOptions): Promise<boolean>
   return stopped.some(Boolean);
 }
 
+/** SIGKILLs one node of a running cluster (a crash) and resolves once its process is gone. */
+export async function killNode(options: LocalEngineOptions & { nodePort: number }): Promise<void> {
+  const pid = enginePids(options).get(options.nodePort);
+  if (pid === undefined) throw new Error(`no node runs on ${options.nodePort}`);
+  process.kill(pid, 'SIGKILL');
+  while (isAlive(pid)) await new Promise((r) => setTimeout(r, 50));
+}
+
 /** Starts one node of a running cluster again (after a crash), on its own data folder. */
 export async function restartNode(options: LocalEngineOptions & { nodePort: number }): Promise<void> {
   const o = resolveOptions(options);

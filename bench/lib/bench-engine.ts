@@ -3,7 +3,7 @@
  * ENGINE_PORT (default 9200), started if needed (and stopped afterwards if the benchmark started it).
  */
 import pino from 'pino';
-import { enginePids, restartNode, startEngine, stopEngine } from '../../local-engine/local-engine.ts';
+import { killNode, restartNode, startEngine, stopEngine } from '../../local-engine/local-engine.ts';
 import { createEngine, type Engine, type EngineSettings } from '../../src/engine/index.ts';
 
 export type BenchEngine = {
@@ -38,24 +38,10 @@ export async function openBenchEngine(log: (line: string) => void): Promise<Benc
     },
     nodes: {
       ports,
-      kill: async (nodePort) => {
-        const pid = enginePids({ port, nodes: ports.length }).get(nodePort);
-        if (pid === undefined) throw new Error(`no node runs on ${nodePort}`);
-        process.kill(pid, 'SIGKILL');
-        while (isAlive(pid)) await new Promise((r) => setTimeout(r, 50));
-      },
+      kill: (nodePort) => killNode({ port, nodes: ports.length, nodePort }),
       restart: (nodePort) => restartNode({ port, nodes: ports.length, nodePort }),
     },
   };
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export function benchEngineSettings(url: string, prefix: string): EngineSettings {

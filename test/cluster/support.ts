@@ -4,7 +4,7 @@
  * suite's helpers, which see the cluster's first node as their engine.
  */
 import { inject } from 'vitest';
-import { enginePids, restartNode } from '../../local-engine/local-engine.ts';
+import { killNode as killEngineNode, restartNode } from '../../local-engine/local-engine.ts';
 import { engineUrl, sleep } from '../faults/support.ts';
 
 export const clusterUrls = () => inject('clusterUrls');
@@ -17,19 +17,8 @@ export const everyNode = () => clusterUrls().join(',');
 export const victimPort = () => firstPort() + clusterUrls().length - 1;
 
 /** SIGKILLs a node's JVM and waits until its process is gone. */
-export async function killNode(port: number): Promise<void> {
-  const pid = enginePids({ port: firstPort(), nodes: clusterUrls().length }).get(port);
-  if (pid === undefined) throw new Error(`no node runs on ${port}`);
-  process.kill(pid, 'SIGKILL');
-  for (;;) {
-    try {
-      process.kill(pid, 0);
-      await sleep(50);
-    } catch {
-      return;
-    }
-  }
-}
+export const killNode = (port: number): Promise<void> =>
+  killEngineNode({ port: firstPort(), nodes: clusterUrls().length, nodePort: port });
 
 /** Starts a killed node again on its data folder; resolves once it has joined the cluster. */
 export async function restartClusterNode(port: number): Promise<void> {
