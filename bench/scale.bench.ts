@@ -27,7 +27,7 @@
  * Results: printed, and written as JSON to bench/results/ (git-ignored).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -98,10 +98,16 @@ async function freePort(): Promise<number> {
 
 async function serve(env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
+  // The API's warnings and errors are kept, so that any non-2xx answer in a run can be explained.
+  mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
+  const logFile = new URL(`./results/scale-api-${port}.log`, import.meta.url);
+  const logFd = openSync(logFile, 'w');
   const child = spawn('bin/hsds.js', ['serve'], {
-    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', logFd, 'inherit'],
   });
+  closeSync(logFd); // the child holds its own
+  log(`API on port ${port} logs to ${logFile.pathname}`);
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 600; i++) {
     const res = await fetch(`${url}/`).catch(() => undefined);

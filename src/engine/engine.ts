@@ -183,6 +183,29 @@ function guardedTransport(
   return GuardedTransport;
 }
 
+const SEARCH_PATH = /(^|\/)_search$/;
+
+/**
+ * The client's transport, asking every search for all of its shards: by default the engine answers
+ * 200 with the hits of the shards it reached when one fails (a node lost between the query and the
+ * fetch phase), so a page could silently lack services and a scan of the records store (a publish,
+ * a sync import) could silently lack records. With `allow_partial_search_results=false` such a
+ * search fails instead, and the failure says the node was lost (errors.ts, NODE_LOST): the read is
+ * sent again or answered 503. OpenSearch Serverless takes no such parameter and is left as it is.
+ */
+function wholeSearchTransport(Base: typeof Transport): typeof Transport {
+  class WholeSearchTransport extends Base {
+    override request(params: TransportRequestParams, ...rest: never[]): never {
+      const querystring = params.querystring;
+      if (SEARCH_PATH.test(params.path) && (querystring === undefined || typeof querystring === 'object')) {
+        params = { ...params, querystring: { allow_partial_search_results: false, ...querystring } };
+      }
+      return (super.request as (...args: unknown[]) => never)(params, ...rest);
+    }
+  }
+  return WholeSearchTransport;
+}
+
 export function createEngine(settings: EngineSettings, logger: Logger): Engine {
   let client: Client | undefined;
   const guard = settings.guard
@@ -224,7 +247,8 @@ export function createEngine(settings: EngineSettings, logger: Logger): Engine {
         getCredentials: async () => aws.credentials,
       })
     : undefined;
-  const BaseTransport = (signer?.Transport ?? Transport) as typeof Transport;
+  const SignedTransport = (signer?.Transport ?? Transport) as typeof Transport;
+  const BaseTransport = aws?.service === 'aoss' ? SignedTransport : wholeSearchTransport(SignedTransport);
   client = new Client({
     node: nodes.length > 1 ? nodes : settings.url,
     ...(settings.username
@@ -234,11 +258,7 @@ export function createEngine(settings: EngineSettings, logger: Logger): Engine {
     // Retries belong to callers that know whether a request is safe to repeat.
     maxRetries: settings.maxRetries ?? 1,
     ...(signer ? { Connection: signer.Connection } : {}),
-    ...(guard
-      ? { Transport: guardedTransport(guard, BaseTransport) }
-      : signer
-        ? { Transport: BaseTransport }
-        : {}),
+    Transport: guard ? guardedTransport(guard, BaseTransport) : BaseTransport,
     // With one node, a connection marked dead must be tried again at once when the engine comes back
     // (the pool falls back to dead connections when none is alive). With several, a dead node is
     // left alone while others answer and pinged back into use after a minute.
@@ -274,6 +294,21 @@ export function createEngine(settings: EngineSettings, logger: Logger): Engine {
 export const maintenanceRequest = (engine: Engine, atLeastMs = 600_000) => ({
   requestTimeout: Math.max(engine.settings.requestTimeoutMs, atLeastMs),
 });
+
+/**
+ * Runs a read that is safe to repeat (a search, a get) and, when a node or shard copy was lost under
+ * it, sends it once more a moment later: by then the engine has marked the node gone and answers
+ * from another copy. Anything else, and a second loss, is the caller's (the API answers 503).
+ */
+export async function readAgainIfNodeLost<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (!(error instanceof EngineUnavailableError && error.nodeLost)) throw error;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    return read();
+  }
+}
 
 /** Runs one client call, translating its errors (see errors.ts). */
 export async function engineCall<T>(operation: string, fn: () => Promise<T>): Promise<T> {

@@ -12,9 +12,18 @@ export class EngineUnavailableError extends Error {
    * flight): when to try again, and no need to log it per request (the breaker logs its opening).
    */
   readonly shed: { retryAfterSeconds: number } | undefined;
-  constructor(message: string, options?: { cause?: unknown; shed?: { retryAfterSeconds: number } }) {
+  /**
+   * Set when the engine answered that a node or a shard copy went away mid-request (a node killed
+   * or restarted, a shard moving): a read sent again a moment later is answered by another copy.
+   */
+  readonly nodeLost: boolean;
+  constructor(
+    message: string,
+    options?: { cause?: unknown; shed?: { retryAfterSeconds: number }; nodeLost?: boolean },
+  ) {
     super(message, options);
     this.shed = options?.shed;
+    this.nodeLost = options?.nodeLost ?? false;
   }
 }
 
@@ -47,6 +56,48 @@ function reasonOf(body: unknown): string {
   return 'unknown error';
 }
 
+/**
+ * Error types that say a node or a shard copy went away while the request was served, not that
+ * the request was wrong. The engine answers them with 500 (a transport exception's default status),
+ * or 404 for a point in time whose context lived on the lost node. Measured on a local three-node
+ * cluster (16 clients, a node SIGKILLed three times): about 1 search in 1,600 failed its fetch
+ * phase with node_disconnected_exception, as a partial page or, when only that shard held hits,
+ * as a 500 "all shards failed".
+ */
+const NODE_LOST = new Set([
+  'node_disconnected_exception',
+  'node_not_connected_exception',
+  'node_closed_exception',
+  'connect_transport_exception',
+  'send_request_transport_exception',
+  'receive_timeout_transport_exception',
+  'no_shard_available_action_exception',
+  'unavailable_shards_exception',
+  'primary_missing_action_exception',
+  'shard_not_found_exception',
+  'illegal_index_shard_state_exception',
+  'index_shard_closed_exception',
+  'search_context_missing_exception',
+]);
+
+/** Every `type` in an engine error body: the error, its causes, root causes and shard failures. */
+function errorTypes(value: unknown, out: string[] = [], depth = 0): string[] {
+  if (depth > 6 || !value || typeof value !== 'object') return out;
+  if (Array.isArray(value)) {
+    for (const item of value.slice(0, 20)) errorTypes(item, out, depth + 1);
+    return out;
+  }
+  const node = value as Record<string, unknown>;
+  if (typeof node.type === 'string') out.push(node.type);
+  for (const key of ['error', 'caused_by', 'root_cause', 'failed_shards', 'reason', 'failures'])
+    if (key in node) errorTypes(node[key], out, depth + 1);
+  return out;
+}
+
+/** The first cause in an engine error body that says a node or shard copy was lost (NODE_LOST). */
+const nodeLostCause = (body: unknown): string | undefined =>
+  errorTypes(body).find((type) => NODE_LOST.has(type));
+
 /** Maps a client error to one of ours; anything unexpected passes through unchanged. */
 export function translateEngineError(operation: string, error: unknown): Error {
   if (
@@ -60,6 +111,13 @@ export function translateEngineError(operation: string, error: unknown): Error {
   }
   if (error instanceof errors.ResponseError) {
     const status = error.statusCode;
+    const lost = status === 400 ? undefined : nodeLostCause(error.body);
+    if (lost) {
+      return new EngineUnavailableError(
+        `${operation}: a node or shard copy was lost (${lost}; the engine answered ${status}: ${reasonOf(error.body)})`,
+        { cause: error, nodeLost: true },
+      );
+    }
     if (status === 404) return new EngineNotFoundError(`${operation}: not found`, { cause: error });
     // 429 and 503 mean an overloaded or recovering cluster: the client may retry later.
     if (status === 429 || status === 503 || status === 502 || status === 504) {

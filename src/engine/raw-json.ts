@@ -153,14 +153,22 @@ function sliceSourceRecord(text: string, at: number, use: (record: string) => vo
 
 /**
  * `_source.record` of each document of a multi-get response, as text, in the order asked;
- * undefined for a document that was not found (or whose index is missing). Undefined when the
- * text is not a multi-get response.
+ * undefined for a document that was not found (or whose index is missing); null for one the engine
+ * failed to read (another `error` in its place: its shard copies lost, for example). Undefined when the text is
+ * not a multi-get response.
  */
-export function sliceMgetRecords(text: string): (string | undefined)[] | undefined {
-  const records: (string | undefined)[] = [];
+export function sliceMgetRecords(text: string): (string | undefined | null)[] | undefined {
+  const records: (string | undefined | null)[] = [];
   const doc = (at: number) => {
-    let record: string | undefined;
+    let record: string | undefined | null;
     const end = eachMember(text, at, (key, valueAt) => {
+      if (key === 'error') {
+        const errorEnd = skipValue(text, valueAt);
+        // A missing index is a document not found; any other error is a document not read.
+        if (errorEnd >= 0 && !text.slice(valueAt, errorEnd).includes('"index_not_found_exception"'))
+          record = null;
+        return errorEnd;
+      }
       if (key !== '_source') return skipValue(text, valueAt);
       return sliceSourceRecord(text, valueAt, (slice) => (record = slice));
     });

@@ -22,8 +22,8 @@ import {
   searchPageBody,
 } from '../index-mapping/search.query.ts';
 import { STORED_LIST_ITEMS, storesListItems } from '../index-mapping/sources.query.ts';
-import { type Engine, engineCall } from './engine.ts';
-import { EngineNotFoundError, translateEngineError } from './errors.ts';
+import { type Engine, engineCall, readAgainIfNodeLost } from './engine.ts';
+import { EngineNotFoundError, EngineUnavailableError, translateEngineError } from './errors.ts';
 import { closePointInTime, openPointInTime } from './point-in-time.ts';
 import { sliceGetRecord, sliceMgetRecords, sliceSearchHits } from './raw-json.ts';
 import { cachedRecordText } from './record-cache.ts';
@@ -84,7 +84,9 @@ export async function getRecord(engine: Engine, index: ReadIndex, id: string): P
 }
 
 async function runSearch(engine: Engine, operation: string, params: Record<string, unknown>) {
-  const { body } = await engineCall(operation, () => engine.client.search(params, READ));
+  const { body } = await readAgainIfNodeLost(() =>
+    engineCall(operation, () => engine.client.search(params, READ)),
+  );
   return body as SearchBody;
 }
 
@@ -313,6 +315,16 @@ async function rawRequest(
   ) => Promise<{ statusCode: number | null; body: unknown; headers?: unknown }>,
   budget?: ReadBudget,
 ): Promise<string> {
+  return readAgainIfNodeLost(() => rawRequestOnce(operation, call, budget));
+}
+
+async function rawRequestOnce(
+  operation: string,
+  call: (
+    options: TransportRequestOptions,
+  ) => Promise<{ statusCode: number | null; body: unknown; headers?: unknown }>,
+  budget?: ReadBudget,
+): Promise<string> {
   const { status, text } = await engineCall(operation, async () => {
     const response = await call({ ...READ, asStream: true });
     const chunks: Buffer[] = [];
@@ -405,13 +417,21 @@ async function answerGets(engine: Engine, index: ReadIndex, gets: PendingGet[]):
     );
     const records =
       sliceMgetRecords(text) ??
-      (JSON.parse(text) as { docs?: { _source?: { record?: unknown } }[] }).docs?.map((doc) =>
-        doc._source?.record === undefined ? undefined : JSON.stringify(doc._source.record),
+      (JSON.parse(text) as { docs?: { error?: unknown; _source?: { record?: unknown } }[] }).docs?.map(
+        (doc) =>
+          doc.error !== undefined && !JSON.stringify(doc.error).includes('index_not_found_exception')
+            ? null
+            : doc._source?.record === undefined
+              ? undefined
+              : JSON.stringify(doc._source.record),
       ) ??
       [];
     gets.forEach((get, i) => {
       const record = records[i];
-      if (record !== undefined) get.resolve(record);
+      if (typeof record === 'string') get.resolve(record);
+      else if (record === null)
+        // Not "not found": the document's shard could not be read (its copies lost for now).
+        get.reject(new EngineUnavailableError(`get ${index}/${get.id}: the engine could not read it`));
       else get.reject(new EngineNotFoundError(`get ${index}/${get.id}: not found`));
     });
   } catch (error) {

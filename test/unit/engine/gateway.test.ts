@@ -216,6 +216,83 @@ describe('points in time', () => {
   });
 });
 
+describe('a node lost under a read', () => {
+  // What a three-node cluster answered a search whose only shard with hits lost its node between the
+  // query and the fetch phase (a 500 whose shard failure names the lost node).
+  const lost = {
+    status: 500,
+    body: {
+      error: {
+        type: 'search_phase_execution_exception',
+        reason: 'all shards failed',
+        root_cause: [{ type: 'node_disconnected_exception', reason: '[node-3] disconnected' }],
+        failed_shards: [
+          { shard: 2, reason: { type: 'node_disconnected_exception', reason: '[node-3] disconnected' } },
+        ],
+      },
+    },
+  };
+  const page = () =>
+    searchPage(
+      engine,
+      { index: 'services', query: { match_all: {} }, sort: [], source: ['record'], batchSize: 500 },
+      { from: 0, size: 1 },
+    );
+  const found = {
+    status: 200,
+    body: { hits: { total: { value: 1 }, hits: [{ _source: { record: { id: 'a' } } }] } },
+  };
+
+  it('asks every search for all of its shards, so a lost shard is never a page silently short', async () => {
+    engine = open();
+    script = () => found;
+    await page();
+    await engineCall('search', () => engine.client.search({ index: 't-x', body: {} }));
+    const searches = seen.filter((request) => request.path.includes('/_search'));
+    expect(searches).toHaveLength(2);
+    for (const request of searches) expect(request.path).toContain('allow_partial_search_results=false');
+    // Not on other requests, which do not take the parameter.
+    await count();
+    expect(seen.at(-1)?.path).not.toContain('allow_partial');
+  });
+
+  it('sends the read once more, and answers from the copy that is left', async () => {
+    engine = open();
+    let calls = 0;
+    script = () => (++calls === 1 ? lost : found);
+    const answer = await page();
+    expect(answer.texts.map((text) => JSON.parse(text))).toEqual([{ id: 'a' }]);
+    expect(calls).toBe(2);
+  });
+
+  it('is unavailable (503), not an error of ours (500), when the second read fails too', async () => {
+    engine = open();
+    script = () => lost;
+    const error = (await page().catch((e: unknown) => e)) as EngineUnavailableError;
+    expect(error).toBeInstanceOf(EngineUnavailableError);
+    expect(error.nodeLost).toBe(true);
+    expect(error.message).toContain('node_disconnected_exception');
+    expect(seen).toHaveLength(2);
+  });
+
+  it('a point in time whose context was on the lost node is unavailable, not "not found"', async () => {
+    engine = open();
+    script = () => ({
+      status: 404,
+      body: {
+        error: {
+          type: 'search_phase_execution_exception',
+          reason: 'all shards failed',
+          failed_shards: [
+            { reason: { type: 'search_context_missing_exception', reason: 'No search context' } },
+          ],
+        },
+      },
+    });
+    await expect(count()).rejects.toBeInstanceOf(EngineUnavailableError);
+  });
+});
+
 describe('one read path', () => {
   it('a page carries the sort values the request turns into fields, rounded as it says', async () => {
     engine = open();

@@ -58,15 +58,18 @@ describe('raw JSON slicing', () => {
         { _index: 'x', _id: '2', found: false },
         { _index: 'y', _id: '3', error: { type: 'index_not_found_exception' } },
         { _index: 'x', _id: '4', found: true, _source: { record: { id: '4' }, name: 'after' } },
+        { _index: 'x', _id: '5', error: { type: 'no_shard_available_action_exception', reason: 'x' } },
       ],
     };
     for (const text of [JSON.stringify(response), JSON.stringify(response, null, 2)]) {
       const records = sliceMgetRecords(text)!;
-      expect(records).toHaveLength(4);
+      expect(records).toHaveLength(5);
       expect(JSON.parse(records[0]!)).toEqual(tricky);
       expect(records[1]).toBeUndefined();
       expect(records[2]).toBeUndefined();
       expect(JSON.parse(records[3]!)).toEqual({ id: '4' });
+      // A document the engine could not read is not "not found" (the API answers 503, not 404).
+      expect(records[4]).toBeNull();
     }
     expect(sliceMgetRecords(JSON.stringify({ error: 'x' }))).toBeUndefined();
     expect(sliceMgetRecords('{"docs": [{"_source": ')).toBeUndefined();
