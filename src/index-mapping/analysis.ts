@@ -85,7 +85,9 @@ export const SEARCH_ANALYZER = 'hsds_english_search';
 
 /**
  * Words people add to a need that say nothing about it. Dropped from queries only (descriptions
- * keep them), after the vocabulary has matched: "my partner hits me" is a rule, "me" is not.
+ * keep them), after the vocabulary has matched: "my partner hits me" is a rule, "me" is not. The
+ * last seven say how much ("so alone", "really struggling", "very much"): no entry is found by
+ * them, and counted they were required words of a situation told at length.
  */
 export const FILLER_WORDS = [
   'i',
@@ -108,10 +110,17 @@ export const FILLER_WORDS = [
   'near',
   'nearby',
   'local',
+  'much',
+  'very',
+  'really',
+  'lot',
+  'lots',
+  'many',
+  'so',
 ] as const;
 
 // The filler filter sees stemmed tokens: the stems of the words above that differ from them.
-export const FILLER_STEMS = ['look', 'urgentli', 'pleas', 'nearbi'] as const;
+export const FILLER_STEMS = ['look', 'urgentli', 'pleas', 'nearbi', 'veri', 'realli', 'mani'] as const;
 
 /** The synonym filter's settings for a list of rules (Solr format, one rule a line). */
 export function synonymFilterSettings(rules: readonly string[]) {

@@ -185,6 +185,18 @@ describe('relaxation', () => {
     expect(relaxed).toBe('fewer_words');
   });
 
+  it('requires no word that only says how much ("very", "really", "so", "much", "many", "lots")', async () => {
+    // Counted, "really" and "so" would be two of three required words: the search as typed would
+    // find nothing and need relaxing, though every word that names something matches.
+    const plain = await search('riverside groceries');
+    expect(plain.ids).toContain(fixtures.pantry.id);
+    for (const text of ['really so very much riverside groceries', 'lots and lots of riverside groceries']) {
+      const { ids, relaxed } = await search(text);
+      expect(ids, text).toEqual(plain.ids);
+      expect(relaxed, text).toBeUndefined();
+    }
+  });
+
   it('never relaxes one or two words: what the directory does not offer stays empty', async () => {
     for (const text of ['cheap flights', 'ferrari dealership', 'quantum physics']) {
       const { total, relaxed } = await search(text);
