@@ -184,23 +184,73 @@ function guardedTransport(
 }
 
 const SEARCH_PATH = /(^|\/)_search$/;
+const COUNT_PATH = /(^|\/)_count$/;
+
+type ShardsHeader = { _shards?: { failed?: number; failures?: unknown[] } };
+
+/** A count some shards did not answer: an error carrying their failures (errors.ts reads their causes). */
+function partialCount(result: ApiResponse): ApiError | undefined {
+  const shards = (result?.body as ShardsHeader | null)?._shards;
+  if (!shards?.failed) return undefined;
+  return new errors.ResponseError({
+    ...result,
+    statusCode: 503,
+    body: {
+      error: {
+        type: 'partial_count',
+        reason: `${shards.failed} shard(s) did not answer the count`,
+        failed_shards: shards.failures ?? [],
+      },
+    },
+  } as ApiResponse) as ApiError;
+}
 
 /**
- * The client's transport, asking every search for all of its shards: by default the engine answers
- * 200 with the hits of the shards it reached when one fails (a node lost between the query and the
- * fetch phase), so a page could silently lack services and a scan of the records store (a publish,
- * a sync import) could silently lack records. With `allow_partial_search_results=false` such a
- * search fails instead, and the failure says the node was lost (errors.ts, NODE_LOST): the read is
- * sent again or answered 503. OpenSearch Serverless takes no such parameter and is left as it is.
+ * The client's transport, asking every search and count for all of its shards. By default the
+ * engine answers 200 with what the shards it reached hold when one fails (a node lost between the
+ * query and the fetch phase), so a page could silently lack services and a scan of the records
+ * store (a publish, a sync import) could silently lack records. A search is sent with
+ * `allow_partial_search_results=false` and then fails instead; a count (which takes no such
+ * parameter) that some shards did not answer is made a failure here. Either failure says the node
+ * was lost (errors.ts, NODE_LOST): the read is sent again or answered 503. OpenSearch Serverless
+ * takes no such parameter and is left as it is.
  */
 function wholeSearchTransport(Base: typeof Transport): typeof Transport {
   class WholeSearchTransport extends Base {
-    override request(params: TransportRequestParams, ...rest: never[]): never {
+    override request(
+      params: TransportRequestParams,
+      options?: TransportRequestOptions,
+    ): TransportRequestPromise<ApiResponse>;
+    override request(
+      params: TransportRequestParams,
+      options?: TransportRequestOptions,
+      callback?: RequestCallback,
+    ): TransportRequestCallback;
+    override request(
+      params: TransportRequestParams,
+      optionsOrCallback?: TransportRequestOptions | RequestCallback,
+      maybeCallback?: RequestCallback,
+    ): TransportRequestPromise<ApiResponse> | TransportRequestCallback {
+      const options = typeof optionsOrCallback === 'function' ? {} : (optionsOrCallback ?? {});
+      const callback = typeof optionsOrCallback === 'function' ? optionsOrCallback : maybeCallback;
       const querystring = params.querystring;
       if (SEARCH_PATH.test(params.path) && (querystring === undefined || typeof querystring === 'object')) {
         params = { ...params, querystring: { allow_partial_search_results: false, ...querystring } };
       }
-      return (super.request as (...args: unknown[]) => never)(params, ...rest);
+      if (!COUNT_PATH.test(params.path)) {
+        return callback ? super.request(params, options, callback) : super.request(params, options);
+      }
+      if (!callback) {
+        let handle: TransportRequestCallback | undefined;
+        const promise = new Promise<ApiResponse>((resolve, reject) => {
+          handle = this.request(params, options, (err, result) => (err ? reject(err) : resolve(result)));
+        }) as TransportRequestPromise<ApiResponse>;
+        promise.abort = () => handle?.abort();
+        return promise;
+      }
+      return super.request(params, options, (err, result) =>
+        callback(err ?? partialCount(result) ?? null, result),
+      );
     }
   }
   return WholeSearchTransport;

@@ -275,6 +275,29 @@ describe('a node lost under a read', () => {
     expect(seen).toHaveLength(2);
   });
 
+  it('a count that some shards did not answer is unavailable, not a smaller number', async () => {
+    engine = open();
+    script = () => ({
+      status: 200,
+      body: {
+        count: 2,
+        _shards: {
+          total: 3,
+          successful: 2,
+          failed: 1,
+          failures: [
+            { shard: 1, reason: { type: 'node_disconnected_exception', reason: '[node-3] disconnected' } },
+          ],
+        },
+      },
+    });
+    const error = (await count().catch((e: unknown) => e)) as EngineUnavailableError;
+    expect(error).toBeInstanceOf(EngineUnavailableError);
+    expect(error.nodeLost).toBe(true);
+    script = () => ({ status: 200, body: { count: 3, _shards: { total: 3, successful: 3, failed: 0 } } });
+    expect((await count()).body.count).toBe(3);
+  });
+
   it('a point in time whose context was on the lost node is unavailable, not "not found"', async () => {
     engine = open();
     script = () => ({
