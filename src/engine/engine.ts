@@ -96,6 +96,18 @@ const isEngineFailure = (error: unknown) =>
 
 type RequestCallback = (err: ApiError, result: ApiResponse) => void;
 
+/** A transport request made with a callback, as the promise (with `abort`) the client expects without one. */
+function asPromise(
+  send: (done: RequestCallback) => TransportRequestCallback,
+): TransportRequestPromise<ApiResponse> {
+  let handle: TransportRequestCallback | undefined;
+  const promise = new Promise<ApiResponse>((resolve, reject) => {
+    handle = send((err, result) => (err ? reject(err) : resolve(result)));
+  }) as TransportRequestPromise<ApiResponse>;
+  promise.abort = () => handle?.abort();
+  return promise;
+}
+
 const emptyResult = (): ApiResponse =>
   ({ body: null, statusCode: null, headers: null, warnings: null, meta: {} }) as unknown as ApiResponse;
 
@@ -132,12 +144,7 @@ function guardedTransport(
       const options = typeof optionsOrCallback === 'function' ? {} : (optionsOrCallback ?? {});
       const callback = typeof optionsOrCallback === 'function' ? optionsOrCallback : maybeCallback;
       if (!callback) {
-        let handle: TransportRequestCallback | undefined;
-        const promise = new Promise<ApiResponse>((resolve, reject) => {
-          handle = this.request(params, options, (err, result) => (err ? reject(err) : resolve(result)));
-        }) as TransportRequestPromise<ApiResponse>;
-        promise.abort = () => handle?.abort();
-        return promise;
+        return asPromise((done) => this.request(params, options, done));
       }
       if (options.context === PROBE) return super.request(params, { ...options, maxRetries: 0 }, callback);
 
@@ -241,12 +248,7 @@ function wholeSearchTransport(Base: typeof Transport): typeof Transport {
         return callback ? super.request(params, options, callback) : super.request(params, options);
       }
       if (!callback) {
-        let handle: TransportRequestCallback | undefined;
-        const promise = new Promise<ApiResponse>((resolve, reject) => {
-          handle = this.request(params, options, (err, result) => (err ? reject(err) : resolve(result)));
-        }) as TransportRequestPromise<ApiResponse>;
-        promise.abort = () => handle?.abort();
-        return promise;
+        return asPromise((done) => this.request(params, options, done));
       }
       return super.request(params, options, (err, result) =>
         callback(err ?? partialCount(result) ?? null, result),
