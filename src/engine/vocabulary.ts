@@ -22,7 +22,12 @@
  * the build's own index), and after an import publishes changed terms (`syncTaxonomyVocabulary`,
  * which reloads only when the served rules are not those the terms now give).
  */
-import { SYNONYM_FILTER, synonymFilterSettings } from '../index-mapping/analysis.ts';
+import {
+  FILLER_FILTER,
+  fillerFilterSettings,
+  SYNONYM_FILTER,
+  synonymFilterSettings,
+} from '../index-mapping/analysis.ts';
 import { READ_INDICES, type ReadIndex } from '../index-mapping/read-indices.mapping.ts';
 import { buildTermNamesPageBody } from '../index-mapping/taxonomy-vocabulary.query.ts';
 import { ALTERNATE_NAMES_FIELD, taxonomySynonymRules } from '../index-mapping/taxonomy-vocabulary.ts';
@@ -92,6 +97,7 @@ export async function reloadVocabulary(
                 'index.blocks.write': null,
                 'index.number_of_replicas': engine.settings.replicas,
                 [`index.analysis.filter.${SYNONYM_FILTER}`]: synonymFilterSettings(rules),
+                [`index.analysis.filter.${FILLER_FILTER}`]: fillerFilterSettings,
               },
             },
           } as never),

@@ -122,6 +122,16 @@ export const FILLER_WORDS = [
 // The filler filter sees stemmed tokens: the stems of the words above that differ from them.
 export const FILLER_STEMS = ['look', 'urgentli', 'pleas', 'nearbi', 'veri', 'realli', 'mani'] as const;
 
+/**
+ * The filler filter of the search analyzer. Search-time only, so a vocabulary reload (which clones
+ * the served indices) sets it too: indices built by an earlier version then drop today's words.
+ */
+export const FILLER_FILTER = 'hsds_filler';
+export const fillerFilterSettings = {
+  type: 'stop',
+  stopwords: [...FILLER_WORDS, ...FILLER_STEMS],
+} as const;
+
 /** The synonym filter's settings for a list of rules (Solr format, one rule a line). */
 export function synonymFilterSettings(rules: readonly string[]) {
   return {
@@ -163,7 +173,7 @@ export function readIndexAnalysisSettings(rules: readonly string[]) {
       filter: {
         ...analysis.filter,
         [SYNONYM_FILTER]: synonymFilterSettings(rules),
-        hsds_filler: { type: 'stop', stopwords: [...FILLER_WORDS, ...FILLER_STEMS] },
+        [FILLER_FILTER]: fillerFilterSettings,
       },
       analyzer: {
         hsds_english: { ...analysis.analyzer.hsds_english, char_filter: charFilter },
@@ -183,7 +193,7 @@ export function readIndexAnalysisSettings(rules: readonly string[]) {
             'hsds_english_stemmer',
             SYNONYM_FILTER,
             'hsds_english_stop',
-            'hsds_filler',
+            FILLER_FILTER,
           ],
         },
       },

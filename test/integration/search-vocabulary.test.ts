@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAliasTargets } from '../../src/engine/indices.ts';
 import { reloadVocabulary } from '../../src/engine/vocabulary.ts';
+import { FILLER_FILTER, SEARCH_ANALYZER } from '../../src/index-mapping/analysis.ts';
 import { loadVocabulary, shippedVocabulary } from '../../src/index-mapping/vocabulary-files.ts';
 import { getPage } from '../support/api-requests.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
@@ -94,5 +95,30 @@ describe("an operator's vocabulary", () => {
     expect(after.current.services).not.toBe(before.current.services);
     // The version served before is kept for a rollback.
     expect(after.previous.services).toBe(before.current.services);
+  });
+
+  it("brings indices built by an earlier version up to today's filler words", async () => {
+    // An index built when "really" was no filler word: its search analyzer keeps it.
+    const served = (await readAliasTargets(engine)).current.services as string;
+    const dropsReally = async (index: string) => {
+      const { body } = await engine.client.indices.analyze({
+        index,
+        body: { analyzer: SEARCH_ANALYZER, text: 'really' },
+      });
+      return (body.tokens ?? []).length === 0;
+    };
+    await engine.client.indices.close({ index: served });
+    await engine.client.indices.putSettings({
+      index: served,
+      body: { [`index.analysis.filter.${FILLER_FILTER}`]: { type: 'stop', stopwords: ['i', 'me'] } },
+    });
+    await engine.client.indices.open({ index: served, wait_for_active_shards: 1 } as never);
+    expect(await dropsReally(served)).toBe(false);
+
+    await reloadVocabulary(engine, shippedVocabulary());
+
+    const reloaded = (await readAliasTargets(engine)).current.services as string;
+    expect(reloaded).not.toBe(served);
+    expect(await dropsReally(reloaded)).toBe(true);
   });
 });
