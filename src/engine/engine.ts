@@ -352,11 +352,15 @@ export const maintenanceRequest = (engine: Engine, atLeastMs = 600_000) => ({
  * it, sends it once more a moment later: by then the engine has marked the node gone and answers
  * from another copy. Anything else, and a second loss, is the caller's (the API answers 503).
  */
-export async function readAgainIfNodeLost<T>(read: () => Promise<T>): Promise<T> {
+export async function readAgainIfNodeLost<T>(engine: Engine, read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (error) {
     if (!(error instanceof EngineUnavailableError && error.nodeLost)) throw error;
+    engine.logger.warn(
+      { err: error.message },
+      'a node or shard copy was lost under a read: sending it again',
+    );
     await new Promise((resolve) => setTimeout(resolve, 100));
     return read();
   }

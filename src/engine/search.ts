@@ -84,7 +84,7 @@ export async function getRecord(engine: Engine, index: ReadIndex, id: string): P
 }
 
 async function runSearch(engine: Engine, operation: string, params: Record<string, unknown>) {
-  const { body } = await readAgainIfNodeLost(() =>
+  const { body } = await readAgainIfNodeLost(engine, () =>
     engineCall(operation, () => engine.client.search(params, READ)),
   );
   return body as SearchBody;
@@ -201,6 +201,7 @@ export async function searchPage(
   if (window.from + window.size > RESULT_WINDOW) return searchDeepPage(engine, request, window, budget);
   const reading = await readHits(request, (storedItems) =>
     rawRequest(
+      engine,
       `search ${request.index}`,
       (transport) => engine.client.search(pageParams(engine, request, window, storedItems), transport),
       budget,
@@ -270,6 +271,7 @@ async function searchDeepPage(
     const reading = await readHits(request, (storedItems) => {
       const fetch = fetchOf(request, storedItems);
       return rawRequest(
+        engine,
         `search ${request.index}`,
         (transport) =>
           engine.client.search(
@@ -309,13 +311,14 @@ type BatchReading = {
  * stops reading (the rest of the answer is dropped with its connection).
  */
 async function rawRequest(
+  engine: Engine,
   operation: string,
   call: (
     options: TransportRequestOptions,
   ) => Promise<{ statusCode: number | null; body: unknown; headers?: unknown }>,
   budget?: ReadBudget,
 ): Promise<string> {
-  return readAgainIfNodeLost(() => rawRequestOnce(operation, call, budget));
+  return readAgainIfNodeLost(engine, () => rawRequestOnce(operation, call, budget));
 }
 
 async function rawRequestOnce(
@@ -412,7 +415,7 @@ async function answerGets(engine: Engine, index: ReadIndex, gets: PendingGet[]):
   }
   try {
     const operation = `get ${gets.length} from ${index}`;
-    const text = await rawRequest(operation, (options) =>
+    const text = await rawRequest(engine, operation, (options) =>
       engine.client.mget({ index: engine.name(index), body: { ids: gets.map((g) => g.id) } }, options),
     );
     const records =
@@ -440,7 +443,7 @@ async function answerGets(engine: Engine, index: ReadIndex, gets: PendingGet[]):
 }
 
 async function getOneRecordText(engine: Engine, index: ReadIndex, id: string): Promise<string> {
-  const text = await rawRequest(`get ${index}/${id}`, (options) =>
+  const text = await rawRequest(engine, `get ${index}/${id}`, (options) =>
     engine.client.get({ index: engine.name(index), id }, options),
   );
   const record = sliceGetRecord(text);
@@ -513,6 +516,7 @@ export async function* streamRecords(
     const reading = await readHits(request, (storedItems) => {
       const fetch = fetchOf(request, storedItems);
       return rawRequest(
+        engine,
         `stream ${request.index}`,
         (transport) =>
           engine.client.search(

@@ -256,13 +256,18 @@ describe('a node lost under a read', () => {
     expect(seen.at(-1)?.path).not.toContain('allow_partial');
   });
 
-  it('sends the read once more, and answers from the copy that is left', async () => {
-    engine = open();
+  it('sends the read once more, and answers from the copy that is left, with a warning in the log', async () => {
+    const lines: string[] = [];
+    engine = createEngine(
+      { url, requestTimeoutMs: 2000, prefix: 't', shards: 1, replicas: 0, maxRetries: 0 },
+      pino({ level: 'warn' }, { write: (line: string) => lines.push(line) }),
+    );
     let calls = 0;
     script = () => (++calls === 1 ? lost : found);
     const answer = await page();
     expect(answer.texts.map((text) => JSON.parse(text))).toEqual([{ id: 'a' }]);
     expect(calls).toBe(2);
+    expect(lines.join('')).toContain('a node or shard copy was lost under a read');
   });
 
   it('is unavailable (503), not an error of ours (500), when the second read fails too', async () => {
