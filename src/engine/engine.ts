@@ -108,6 +108,49 @@ function asPromise(
   return promise;
 }
 
+/** A request in callback form, as a transport sends it on: params, options and callback all given. */
+type SendRequest = (
+  params: TransportRequestParams,
+  options: TransportRequestOptions,
+  callback: RequestCallback,
+) => TransportRequestCallback;
+
+/**
+ * A transport on `Base` whose every request goes through `handle`, in callback form (a request
+ * made without a callback is bridged to the promise the client expects), with `send` to pass it on.
+ */
+function transportThrough(
+  Base: typeof Transport,
+  handle: (
+    send: SendRequest,
+    params: TransportRequestParams,
+    options: TransportRequestOptions,
+    callback: RequestCallback,
+  ) => TransportRequestCallback,
+): typeof Transport {
+  return class extends Base {
+    override request(
+      params: TransportRequestParams,
+      options?: TransportRequestOptions,
+    ): TransportRequestPromise<ApiResponse>;
+    override request(
+      params: TransportRequestParams,
+      options?: TransportRequestOptions,
+      callback?: RequestCallback,
+    ): TransportRequestCallback;
+    override request(
+      params: TransportRequestParams,
+      optionsOrCallback?: TransportRequestOptions | RequestCallback,
+      maybeCallback?: RequestCallback,
+    ): TransportRequestPromise<ApiResponse> | TransportRequestCallback {
+      const options = typeof optionsOrCallback === 'function' ? {} : (optionsOrCallback ?? {});
+      const callback = typeof optionsOrCallback === 'function' ? optionsOrCallback : maybeCallback;
+      if (!callback) return asPromise((done) => this.request(params, options, done));
+      return handle((p, o, done) => super.request(p, o, done), params, options, callback);
+    }
+  };
+}
+
 const emptyResult = (): ApiResponse =>
   ({ body: null, statusCode: null, headers: null, warnings: null, meta: {} }) as unknown as ApiResponse;
 
@@ -126,68 +169,44 @@ function guardedTransport(
       shed: { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) },
     });
 
-  class GuardedTransport extends Base {
-    override request(
-      params: TransportRequestParams,
-      options?: TransportRequestOptions,
-    ): TransportRequestPromise<ApiResponse>;
-    override request(
-      params: TransportRequestParams,
-      options?: TransportRequestOptions,
-      callback?: RequestCallback,
-    ): TransportRequestCallback;
-    override request(
-      params: TransportRequestParams,
-      optionsOrCallback?: TransportRequestOptions | RequestCallback,
-      maybeCallback?: RequestCallback,
-    ): TransportRequestPromise<ApiResponse> | TransportRequestCallback {
-      const options = typeof optionsOrCallback === 'function' ? {} : (optionsOrCallback ?? {});
-      const callback = typeof optionsOrCallback === 'function' ? optionsOrCallback : maybeCallback;
-      if (!callback) {
-        return asPromise((done) => this.request(params, options, done));
-      }
-      if (options.context === PROBE) return super.request(params, { ...options, maxRetries: 0 }, callback);
+  return transportThrough(Base, (sendOn, params, options, callback) => {
+    if (options.context === PROBE) return sendOn(params, { ...options, maxRetries: 0 }, callback);
 
-      try {
-        guard.breaker.admit();
-      } catch (error) {
-        const refusal =
-          error instanceof CircuitOpenError
-            ? refuse(
-                `the engine is failing; calls are refused for now (${error.message})`,
-                error.retryAfterMs,
-              )
-            : error;
-        process.nextTick(callback, refusal as ApiError, emptyResult());
-        return { abort: () => {} };
-      }
-      const release = guard.inFlight.tryAcquire();
-      if (!release) {
-        // Says nothing about the engine's health either way, so the breaker is not told.
-        const refusal = refuse(`too many requests in flight to the engine (${guard.inFlight.limit})`, 1000);
-        process.nextTick(callback, refusal as ApiError, emptyResult());
-        return { abort: () => {} };
-      }
-      let current: TransportRequestCallback | undefined;
-      let retried = false;
-      const send = () => {
-        current = super.request(params, { ...options, maxRetries: 0 }, (err, result) => {
-          if (err && isEngineFailure(err) && !(err instanceof errors.TimeoutError) && !retried) {
-            retried = true;
-            send();
-            return;
-          }
-          release();
-          if (err && isEngineFailure(err)) guard.breaker.recordFailure(err.message);
-          else if (!(err instanceof errors.RequestAbortedError)) guard.breaker.recordSuccess();
-          callback(err, result);
-        });
-      };
-      send();
-      return { abort: () => current?.abort() };
+    try {
+      guard.breaker.admit();
+    } catch (error) {
+      const refusal =
+        error instanceof CircuitOpenError
+          ? refuse(`the engine is failing; calls are refused for now (${error.message})`, error.retryAfterMs)
+          : error;
+      process.nextTick(callback, refusal as ApiError, emptyResult());
+      return { abort: () => {} };
     }
-  }
-  return GuardedTransport;
+    const release = guard.inFlight.tryAcquire();
+    if (!release) {
+      // Says nothing about the engine's health either way, so the breaker is not told.
+      const refusal = refuse(`too many requests in flight to the engine (${guard.inFlight.limit})`, 1000);
+      process.nextTick(callback, refusal as ApiError, emptyResult());
+      return { abort: () => {} };
+    }
+    let current: TransportRequestCallback | undefined;
+    let retried = false;
+    const send = () => {
+      current = sendOn(params, { ...options, maxRetries: 0 }, (err, result) => {
+        if (err && isEngineFailure(err) && !(err instanceof errors.TimeoutError) && !retried) {
+          retried = true;
+          send();
+          return;
+        }
+        release();
+        if (err && isEngineFailure(err)) guard.breaker.recordFailure(err.message);
+        else if (!(err instanceof errors.RequestAbortedError)) guard.breaker.recordSuccess();
+        callback(err, result);
+      });
+    };
+    send();
+    return { abort: () => current?.abort() };
+  });
 }
 
 const SEARCH_PATH = /(^|\/)_search$/;
@@ -223,39 +242,14 @@ function partialCount(result: ApiResponse): ApiError | undefined {
  * takes no such parameter and is left as it is.
  */
 function wholeSearchTransport(Base: typeof Transport): typeof Transport {
-  class WholeSearchTransport extends Base {
-    override request(
-      params: TransportRequestParams,
-      options?: TransportRequestOptions,
-    ): TransportRequestPromise<ApiResponse>;
-    override request(
-      params: TransportRequestParams,
-      options?: TransportRequestOptions,
-      callback?: RequestCallback,
-    ): TransportRequestCallback;
-    override request(
-      params: TransportRequestParams,
-      optionsOrCallback?: TransportRequestOptions | RequestCallback,
-      maybeCallback?: RequestCallback,
-    ): TransportRequestPromise<ApiResponse> | TransportRequestCallback {
-      const options = typeof optionsOrCallback === 'function' ? {} : (optionsOrCallback ?? {});
-      const callback = typeof optionsOrCallback === 'function' ? optionsOrCallback : maybeCallback;
-      const querystring = params.querystring;
-      if (SEARCH_PATH.test(params.path) && (querystring === undefined || typeof querystring === 'object')) {
-        params = { ...params, querystring: { allow_partial_search_results: false, ...querystring } };
-      }
-      if (!COUNT_PATH.test(params.path)) {
-        return callback ? super.request(params, options, callback) : super.request(params, options);
-      }
-      if (!callback) {
-        return asPromise((done) => this.request(params, options, done));
-      }
-      return super.request(params, options, (err, result) =>
-        callback(err ?? partialCount(result) ?? null, result),
-      );
+  return transportThrough(Base, (send, params, options, callback) => {
+    const querystring = params.querystring;
+    if (SEARCH_PATH.test(params.path) && (querystring === undefined || typeof querystring === 'object')) {
+      params = { ...params, querystring: { allow_partial_search_results: false, ...querystring } };
     }
-  }
-  return WholeSearchTransport;
+    if (!COUNT_PATH.test(params.path)) return send(params, options, callback);
+    return send(params, options, (err, result) => callback(err ?? partialCount(result) ?? null, result));
+  });
 }
 
 export function createEngine(settings: EngineSettings, logger: Logger): Engine {
