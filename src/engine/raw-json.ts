@@ -152,10 +152,17 @@ function sliceSourceRecord(text: string, at: number, use: (record: string) => vo
 }
 
 /**
+ * Whether a multi-get document's `error` (as JSON text) says its index is missing: a document not
+ * found. Any other error is a document the engine failed to read (its shard copies lost, say).
+ */
+export const isMissingIndexError = (errorText: string): boolean =>
+  errorText.includes('"index_not_found_exception"');
+
+/**
  * `_source.record` of each document of a multi-get response, as text, in the order asked;
  * undefined for a document that was not found (or whose index is missing); null for one the engine
- * failed to read (another `error` in its place: its shard copies lost, for example). Undefined when the text is
- * not a multi-get response.
+ * failed to read (another `error` in its place, see isMissingIndexError). Undefined when the text
+ * is not a multi-get response.
  */
 export function sliceMgetRecords(text: string): (string | undefined | null)[] | undefined {
   const records: (string | undefined | null)[] = [];
@@ -164,9 +171,7 @@ export function sliceMgetRecords(text: string): (string | undefined | null)[] | 
     const end = eachMember(text, at, (key, valueAt) => {
       if (key === 'error') {
         const errorEnd = skipValue(text, valueAt);
-        // A missing index is a document not found; any other error is a document not read.
-        if (errorEnd >= 0 && !text.slice(valueAt, errorEnd).includes('"index_not_found_exception"'))
-          record = null;
+        if (errorEnd >= 0 && !isMissingIndexError(text.slice(valueAt, errorEnd))) record = null;
         return errorEnd;
       }
       if (key !== '_source') return skipValue(text, valueAt);

@@ -25,7 +25,7 @@ import { STORED_LIST_ITEMS, storesListItems } from '../index-mapping/sources.que
 import { type Engine, engineCall, readAgainIfNodeLost } from './engine.ts';
 import { EngineNotFoundError, EngineUnavailableError, translateEngineError } from './errors.ts';
 import { closePointInTime, openPointInTime } from './point-in-time.ts';
-import { sliceGetRecord, sliceMgetRecords, sliceSearchHits } from './raw-json.ts';
+import { isMissingIndexError, sliceGetRecord, sliceMgetRecords, sliceSearchHits } from './raw-json.ts';
 import { cachedRecordText } from './record-cache.ts';
 
 export type JsonRecord = Record<string, unknown>;
@@ -304,6 +304,11 @@ type BatchReading = {
   pitId?: string;
 };
 
+/** A client call made with the given transport options, whose answer is read as a stream. */
+type RawCall = (
+  options: TransportRequestOptions,
+) => Promise<{ statusCode: number | null; body: unknown; headers?: unknown }>;
+
 /**
  * Runs a request whose answer is read as text (the client's `asStream`): the caller slices it.
  * Status codes are checked here, as the client does not when it streams. With a budget, the
@@ -313,21 +318,13 @@ type BatchReading = {
 async function rawRequest(
   engine: Engine,
   operation: string,
-  call: (
-    options: TransportRequestOptions,
-  ) => Promise<{ statusCode: number | null; body: unknown; headers?: unknown }>,
+  call: RawCall,
   budget?: ReadBudget,
 ): Promise<string> {
   return readAgainIfNodeLost(engine, () => rawRequestOnce(operation, call, budget));
 }
 
-async function rawRequestOnce(
-  operation: string,
-  call: (
-    options: TransportRequestOptions,
-  ) => Promise<{ statusCode: number | null; body: unknown; headers?: unknown }>,
-  budget?: ReadBudget,
-): Promise<string> {
+async function rawRequestOnce(operation: string, call: RawCall, budget?: ReadBudget): Promise<string> {
   const { status, text } = await engineCall(operation, async () => {
     const response = await call({ ...READ, asStream: true });
     const chunks: Buffer[] = [];
@@ -422,7 +419,7 @@ async function answerGets(engine: Engine, index: ReadIndex, gets: PendingGet[]):
       sliceMgetRecords(text) ??
       (JSON.parse(text) as { docs?: { error?: unknown; _source?: { record?: unknown } }[] }).docs?.map(
         (doc) =>
-          doc.error !== undefined && !JSON.stringify(doc.error).includes('index_not_found_exception')
+          doc.error !== undefined && !isMissingIndexError(JSON.stringify(doc.error))
             ? null
             : doc._source?.record === undefined
               ? undefined
