@@ -57,10 +57,10 @@ afterAll(async () => {
 });
 
 let engine: Engine;
-const open = (at = url) =>
+const open = (at = url, logger = pino({ level: 'silent' })) =>
   createEngine(
     { url: at, requestTimeoutMs: 2000, prefix: 't', shards: 1, replicas: 0, maxRetries: 0 },
-    pino({ level: 'silent' }),
+    logger,
   );
 afterEach(async () => {
   await engine?.close();
@@ -258,10 +258,7 @@ describe('a node lost under a read', () => {
 
   it('sends the read once more, and answers from the copy that is left, with a warning in the log', async () => {
     const lines: string[] = [];
-    engine = createEngine(
-      { url, requestTimeoutMs: 2000, prefix: 't', shards: 1, replicas: 0, maxRetries: 0 },
-      pino({ level: 'warn' }, { write: (line: string) => lines.push(line) }),
-    );
+    engine = open(url, pino({ level: 'warn' }, { write: (line: string) => lines.push(line) }));
     let calls = 0;
     script = () => (++calls === 1 ? lost : found);
     const answer = await page();
