@@ -20,7 +20,7 @@
  * writes of single services while readers run, and the readers with and without them.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import autocannon, { type Result } from 'autocannon';
@@ -33,6 +33,7 @@ import { writeReadIndices } from '../src/ingest/read-indices.writer.ts';
 import { generateDataset } from '../src/synthetic/generate.ts';
 import { benchOpenNow } from './lib/open-now.bench.ts';
 import { quantile } from './lib/quantile.ts';
+import { openServerLog } from './lib/results.ts';
 import { benchSearchExtensions, type EngineTook } from './lib/search-extensions.bench.ts';
 import { benchWrites } from './lib/writes.bench.ts';
 
@@ -150,10 +151,7 @@ function startApi(
   cwd?: string,
 ): Promise<ChildProcess> {
   const [command, ...args] = API_COMMAND as [string, ...string[]];
-  // The API's log (warnings and errors) is kept, so a run's non-2xx answers can be explained.
-  mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-  const logFile = new URL(`./results/api-server-${port}.log`, import.meta.url);
-  const logFd = openSync(logFile, 'w');
+  const serverLog = openServerLog(`api-server-${port}`);
   const child = spawn(command, args, {
     ...(cwd ? { cwd } : {}),
     env: {
@@ -165,10 +163,10 @@ function startApi(
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
     },
-    stdio: ['ignore', logFd, 'inherit'],
+    stdio: ['ignore', serverLog.fd, 'inherit'],
   });
-  closeSync(logFd); // the child holds its own
-  log(`API on port ${port} logs to ${logFile.pathname}`);
+  closeSync(serverLog.fd);
+  log(`API on port ${port} logs to ${serverLog.path}`);
   return new Promise((resolve, reject) => {
     const deadline = Date.now() + 60_000;
     const poll = async () => {

@@ -27,7 +27,7 @@
  * Results: printed, and written as JSON to bench/results/ (git-ignored).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -35,7 +35,7 @@ import autocannon from 'autocannon';
 import { resolveEngineVersion } from '../local-engine/local-engine.ts';
 import { openBenchEngine } from './lib/bench-engine.ts';
 import { ensureSyntheticDataset } from './lib/datasets.ts';
-import { formatTable, writeResults } from './lib/results.ts';
+import { formatTable, openServerLog, writeResults } from './lib/results.ts';
 
 const { values } = parseArgs({
   options: {
@@ -98,16 +98,13 @@ async function freePort(): Promise<number> {
 
 async function serve(env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  // The API's warnings and errors are kept, so that any non-2xx answer in a run can be explained.
-  mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-  const logFile = new URL(`./results/scale-api-${port}.log`, import.meta.url);
-  const logFd = openSync(logFile, 'w');
+  const serverLog = openServerLog(`scale-api-${port}`);
   const child = spawn('bin/hsds.js', ['serve'], {
     env: { ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', logFd, 'inherit'],
+    stdio: ['ignore', serverLog.fd, 'inherit'],
   });
-  closeSync(logFd); // the child holds its own
-  log(`API on port ${port} logs to ${logFile.pathname}`);
+  closeSync(serverLog.fd);
+  log(`API on port ${port} logs to ${serverLog.path}`);
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 600; i++) {
     const res = await fetch(`${url}/`).catch(() => undefined);

@@ -1,5 +1,5 @@
 /** Printing and saving benchmark results. */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const median = (values: number[]): number => {
@@ -17,6 +17,18 @@ export function formatTable(rows: (string | number)[][]): string {
   return [line(cells[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join(
     '\n',
   );
+}
+
+/**
+ * Opens bench/results/<name>.log for a server's output (its warnings and errors, so that a run's
+ * non-2xx answers can be explained): the file descriptor to hand to `spawn` (close it once
+ * spawned: the child holds its own), and the file's path.
+ */
+export function openServerLog(name: string): { fd: number; path: string } {
+  const dir = new URL('../results/', import.meta.url).pathname;
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `${name}.log`);
+  return { fd: openSync(path, 'w'), path };
 }
 
 /** Writes the results as JSON under bench/results/ (git-ignored) and returns the file. */
