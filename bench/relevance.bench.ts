@@ -15,6 +15,9 @@
  *   the other search settings apply), as the server builds it.
  * - `--set dev|heldout|both` (default both); `--queries` prints every query with its score and
  *   first results; `--class NAME` only that class (of the sets that have it).
+ * - `--service-meaning` also scores rankings search does not serve, to say what a vector per
+ *   service would be worth (./relevance/service-meaning.ts): services by meaning alone, the better
+ *   of that and today's per query, and the two fused.
  */
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
@@ -26,11 +29,20 @@ import { loadConfig } from '../src/config.ts';
 import { createEngine } from '../src/engine/index.ts';
 import { loadVocabulary } from '../src/index-mapping/vocabulary-files.ts';
 import { writeReadIndices } from '../src/ingest/read-indices.writer.ts';
+import { createEmbedder, type Embedder, similarity } from '../src/semantic/embedder.ts';
 import { openUnderstanding } from '../src/semantic/index.ts';
 import { type BenchEngine, benchEngineSettings, dropIndices, openBenchEngine } from './lib/bench-engine.ts';
 import { formatTable, writeResults } from './lib/results.ts';
 import { K, type QueryScore, type Summary, scoreQuery } from './relevance/metrics.ts';
+import type { Corpus } from './relevance/records.ts';
 import { corpusRecords } from './relevance/records.ts';
+import {
+  betterOfTwo,
+  fuseRankings,
+  rankByMeaning,
+  SERVICE_MEANING_RANKINGS,
+  type ServiceMeaningRanking,
+} from './relevance/service-meaning.ts';
 import {
   type JudgedSet,
   judgmentProblems,
@@ -45,14 +57,30 @@ const { values: options } = parseArgs({
     queries: { type: 'boolean', default: false },
     class: { type: 'string' },
     set: { type: 'string', default: 'both' },
+    'service-meaning': { type: 'boolean', default: false },
   },
 });
+
+type ServiceMeaningScores = Record<ServiceMeaningRanking, QueryScore[]>;
+
+/** Each corpus service's vector: its name, description and taxonomy term names. */
+async function serviceVectors(corpus: Corpus, embedder: Embedder): Promise<Map<string, Float32Array>> {
+  const termNames = new Map(corpus.terms.map(([key, name]) => [key, name]));
+  const vectors = new Map<string, Float32Array>();
+  for (const [key, name, , description, terms] of corpus.services)
+    vectors.set(
+      key,
+      await embedder.embed(`${name}. ${description} ${terms.map((t) => termNames.get(t)).join(', ')}`),
+    );
+  return vectors;
+}
 
 /** Loads a set's corpus into its own index prefix and asks the API each of its (selected) queries. */
 async function scoreSet(
   set: JudgedSet,
   served: BenchEngine,
-): Promise<{ prefix: string; scores: QueryScore[] }> {
+  embedder: Embedder | undefined,
+): Promise<{ prefix: string; scores: QueryScore[]; byRanking?: ServiceMeaningScores }> {
   const prefix = `bench-relevance-${set.name}-${randomBytes(3).toString('hex')}`;
   const config = loadConfig({
     ...process.env,
@@ -88,6 +116,10 @@ async function scoreSet(
     });
     const judgments = set.judgments.filter((j) => !options.class || j.class === options.class);
     const scores: QueryScore[] = [];
+    const vectors = embedder && (await serviceVectors(set.corpus, embedder));
+    const byRanking =
+      vectors &&
+      (Object.fromEntries(SERVICE_MEANING_RANKINGS.map((r) => [r, []])) as unknown as ServiceMeaningScores);
     for (const judgment of judgments) {
       const response = await app.request(
         `/services?search=${encodeURIComponent(judgment.query)}&per_page=${K}`,
@@ -95,15 +127,21 @@ async function scoreSet(
       if (response.status !== 200)
         throw new Error(`${set.name} "${judgment.query}": HTTP ${response.status} ${await response.text()}`);
       const page = (await response.json()) as { total_items: number; contents: { id: string }[] };
-      scores.push(
-        scoreQuery(
-          judgment,
-          page.contents.map((s) => records.keyOfServiceId.get(s.id) ?? '?'),
-          page.total_items,
-        ),
-      );
+      const today = page.contents.map((s) => records.keyOfServiceId.get(s.id) ?? '?');
+      const score = scoreQuery(judgment, today, page.total_items);
+      scores.push(score);
+      if (embedder && vectors && byRanking) {
+        const query = await embedder.embed(judgment.query.toLowerCase());
+        const byMeaning = rankByMeaning(new Map([...vectors].map(([key, v]) => [key, similarity(query, v)])));
+        const meaning = scoreQuery(judgment, byMeaning, byMeaning.length);
+        const fused = fuseRankings(today, byMeaning);
+        byRanking.today.push(score);
+        byRanking['services by meaning'].push(meaning);
+        byRanking['better of the two'].push(betterOfTwo(score, meaning));
+        byRanking.fused.push(scoreQuery(judgment, fused, Math.max(page.total_items, fused.length)));
+      }
     }
-    return { prefix, scores };
+    return { prefix, scores, ...(byRanking ? { byRanking } : {}) };
   } finally {
     await dropIndices(engine);
     await engine.close();
@@ -123,6 +161,31 @@ function row(label: string, s: Summary, kind: 'answerable' | 'none' | 'both'): (
     kind === 'none' ? '-' : pct(s.zeroResultRate),
     kind === 'answerable' ? '-' : pct(s.falseHitRate),
   ];
+}
+
+/** nDCG@10 per class of each ranking `--service-meaning` scores, and of the fused one's misses. */
+function printServiceMeaning(set: JudgedSet, byRanking: ServiceMeaningScores): Record<string, SetSummary> {
+  const summaries = Object.fromEntries(
+    SERVICE_MEANING_RANKINGS.map((r) => [r, summariseSet(set.classes, byRanking[r])]),
+  ) as Record<ServiceMeaningRanking, SetSummary>;
+  const classes = [...Object.keys(summaries.today.classes), 'answerable', 'overall'];
+  const of = (s: SetSummary, c: string) =>
+    c === 'answerable' ? s.answerable : c === 'overall' ? s.overall : s.classes[c];
+  log(`${set.name}, service-level meaning (nDCG@${K}; search unchanged):`);
+  log(
+    formatTable([
+      ['class', ...SERVICE_MEANING_RANKINGS],
+      ...classes.map((c) => [
+        c,
+        ...SERVICE_MEANING_RANKINGS.map((r) => of(summaries[r], c)?.ndcg.toFixed(3) ?? '-'),
+      ]),
+    ]),
+  );
+  const { fused } = summaries;
+  log(
+    `fused: zero results ${pct(fused.answerable.zeroResultRate)}, false positives ${pct(fused.overall.falseHitRate)}\n`,
+  );
+  return summaries;
 }
 
 function printSet(set: JudgedSet, scores: QueryScore[], summary: SetSummary): void {
@@ -156,6 +219,7 @@ async function main(): Promise<void> {
   const problems = sets.flatMap(judgmentProblems);
   if (problems.length) throw new Error(problems.join('\n'));
   const served = await openBenchEngine(log);
+  const embedder = options['service-meaning'] ? await createEmbedder() : undefined;
   const results: Record<string, unknown> = {};
   const overall: (string | number)[][] = [];
   try {
@@ -164,9 +228,10 @@ async function main(): Promise<void> {
         log(`${set.name}: no class ${options.class} (${set.classes.join(', ')})`);
         continue;
       }
-      const { prefix, scores } = await scoreSet(set, served);
+      const { prefix, scores, byRanking } = await scoreSet(set, served, embedder);
       const summary = summariseSet(set.classes, scores);
       printSet(set, scores, summary);
+      const serviceMeaning = byRanking && printServiceMeaning(set, byRanking);
       overall.push(row(set.name, summary.overall, 'both'));
       results[set.name] = {
         title: set.title,
@@ -174,9 +239,11 @@ async function main(): Promise<void> {
         services: set.corpus.services.length,
         ...summary,
         queries: scores,
+        ...(serviceMeaning ? { serviceMeaning } : {}),
       };
     }
   } finally {
+    await embedder?.close();
     await served.stop();
   }
   if (overall.length > 1) log(`${formatTable([['set', ...HEADER.slice(1)], ...overall])}\n`);
