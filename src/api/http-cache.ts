@@ -7,10 +7,19 @@ import { createHash } from 'node:crypto';
 import { readBuilds } from '../engine/control.ts';
 import type { Engine } from '../engine/engine.ts';
 import { readAliasTargets, versionPattern } from '../engine/indices.ts';
+import { type RecordBody, textOf } from '../engine/record-cache.ts';
 import type { AppContext } from './types.ts';
 
-/** The ETag of a representation: a digest of its exact text. */
-export const entityTag = (text: string) => `"${createHash('sha1').update(text).digest('base64url')}"`;
+/** The ETag of a representation: a digest of its exact text (as UTF-8, whether given as text or bytes). */
+export const entityTag = (text: string | Uint8Array) =>
+  `"${createHash('sha1').update(text).digest('base64url')}"`;
+
+/** A record's ETag, kept with a cached record so that serving it again does not digest it again. */
+function tagOf(record: string | RecordBody): string {
+  if (typeof record === 'string') return entityTag(record);
+  record.tag ??= entityTag(record.body());
+  return record.tag;
+}
 
 /**
  * Whether an If-Match / If-None-Match header lists the tag (`*` lists any). RFC 9110 13.1.1 and
@@ -81,15 +90,18 @@ export function servedDataChangedAt(engine: Engine): Promise<string | undefined>
  * Cache-Control (CACHE_CONTROL_RECORDS). A write's answer carries the same, so the ETag it gives is
  * the one the following GET gives.
  */
-export async function recordValidators(c: AppContext, text: string): Promise<Record<string, string>> {
+export async function recordValidators(
+  c: AppContext,
+  record: string | RecordBody,
+): Promise<Record<string, string>> {
   const { config, engine } = c.get('deps');
   // The served data's change time, not the record's own `last_modified`: a service's document
   // changes when its location does, which its last_modified does not say. The record is parsed
   // only when the served data's time is unknown.
-  const stamp = (await servedDataChangedAt(engine)) ?? ownLastModified(text);
+  const stamp = (await servedDataChangedAt(engine)) ?? ownLastModified(textOf(record));
   const lastModified = stamp ? httpDate(stamp) : undefined;
   const headers: Record<string, string> = {
-    etag: entityTag(text),
+    etag: tagOf(record),
     'cache-control': config.CACHE_CONTROL_RECORDS,
   };
   if (lastModified) headers['last-modified'] = lastModified;
@@ -101,10 +113,11 @@ export async function recordValidators(c: AppContext, text: string): Promise<Rec
  * (CACHE_CONTROL_RECORDS); to a GET, 304 when the client's copy is current. Last-Modified is when
  * the served data last changed (ETag is the precise validator).
  */
-export async function recordAnswer(c: AppContext, text: string): Promise<Response> {
-  const answer = c.newResponse(text, 200, { 'content-type': 'application/json' });
+export async function recordAnswer(c: AppContext, record: string | RecordBody): Promise<Response> {
+  const body = typeof record === 'string' ? record : record.body();
+  const answer = c.newResponse(body, 200, { 'content-type': 'application/json' });
   if (c.req.method !== 'GET') return answer;
-  const headers = await recordValidators(c, text);
+  const headers = await recordValidators(c, record);
   const tag = headers.etag;
   const lastModified = headers['last-modified'];
   const ifNoneMatch = c.req.header('if-none-match');

@@ -4,6 +4,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { AUDIT_MAX_PER_PAGE, decodeAuditCursor, readAudit } from '../engine/audit.ts';
 import { EngineNotFoundError } from '../engine/index.ts';
+import { type RecordBody, textOf } from '../engine/record-cache.ts';
 import { findDocuments } from '../engine/records.ts';
 import { caseVariants } from '../index-mapping/ids.ts';
 import { recordAnswer } from './http-cache.ts';
@@ -160,11 +161,11 @@ export async function recordResponse<Schema extends z.ZodType>(
   c: AppContext,
   schema: Schema,
   request: { id: string } & AuditRequest,
-  read: (id: string) => Promise<string>,
+  read: (id: string) => Promise<string | RecordBody>,
 ): Promise<JsonAnswer<Schema>> {
-  let text: string;
+  let record: string | RecordBody;
   try {
-    text = await readAnyCase(request.id, read);
+    record = await readAnyCase(request.id, read);
   } catch (error) {
     const kept = error instanceof EngineNotFoundError ? await keptIdOf(c, request.id) : undefined;
     if (!kept) throw error;
@@ -176,11 +177,11 @@ export async function recordResponse<Schema extends z.ZodType>(
   const { audit } = request;
   if (audit === 'last' || audit === 'all') {
     const type = recordTypes[c.req.path.split('/')[1] ?? ''] ?? 'record';
-    text = await withAudit(c, text, type, request.id, request);
+    record = await withAudit(c, textOf(record), type, request.id, request);
   }
-  if (request.provenance === 'true') text = await withSources(c, text);
+  if (request.provenance === 'true') record = await withSources(c, textOf(record));
   // The record as the engine holds it, as JSON text not parsed again, with its validators.
-  return asJsonAnswer(schema, await recordAnswer(c, text));
+  return asJsonAnswer(schema, await recordAnswer(c, record));
 }
 
 /** The id a merged-away id answers with (duplicates across sources), when the server knows of marks. */
@@ -200,7 +201,7 @@ async function withSources(c: AppContext, text: string): Promise<string> {
 }
 
 /** The record of an id as given or, on a miss only, in another case (see caseVariants). */
-async function readAnyCase(asGiven: string, read: (id: string) => Promise<string>): Promise<string> {
+async function readAnyCase<T>(asGiven: string, read: (id: string) => Promise<T>): Promise<T> {
   try {
     return await read(asGiven);
   } catch (error) {

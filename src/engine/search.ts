@@ -26,7 +26,7 @@ import { type Engine, engineCall, readAgainIfNodeLost } from './engine.ts';
 import { EngineNotFoundError, EngineUnavailableError, translateEngineError } from './errors.ts';
 import { closePointInTime, openPointInTime } from './point-in-time.ts';
 import { isMissingIndexError, sliceGetRecord, sliceMgetRecords, sliceSearchHits } from './raw-json.ts';
-import { cachedRecordText } from './record-cache.ts';
+import { cachedRecord, type RecordBody } from './record-cache.ts';
 
 export type JsonRecord = Record<string, unknown>;
 
@@ -398,11 +398,11 @@ export function getRecordText(engine: Engine, index: ReadIndex, id: string): Pro
 }
 
 /**
- * A record's text for a reader (`{id}` routes): through the handle's record cache when it has one
+ * A record for a reader (`{id}` routes): through the handle's record cache when it has one
  * (record-cache.ts: never older than its `maxStaleMs`), else as getRecordText.
  */
-export const readRecordText = (engine: Engine, index: ReadIndex, id: string): Promise<string> =>
-  cachedRecordText(engine, index, id, () => getRecordText(engine, index, id));
+export const readRecord = (engine: Engine, index: ReadIndex, id: string): Promise<RecordBody> =>
+  cachedRecord(engine, index, id, () => getRecordText(engine, index, id));
 
 async function answerGets(engine: Engine, index: ReadIndex, gets: PendingGet[]): Promise<void> {
   if (gets.length === 1) {

@@ -1,5 +1,5 @@
 /** /service_at_locations (and its POST twin), with postcode coverage and proximity, and /service_at_locations/{id}. */
-import { readRecordText } from '../../engine/search.ts';
+import { readRecord } from '../../engine/search.ts';
 import { serviceAtLocationFullSchema } from '../../hsds/index.ts';
 import { buildServiceAtLocationSearch } from '../../index-mapping/service-at-location-search.query.ts';
 import {
@@ -84,7 +84,7 @@ export function registerServiceAtLocationRoutes(app: App, ctx: RouteContext) {
       c,
       serviceAtLocationFullSchema,
       { ...c.req.valid('param'), ...c.req.valid('query') },
-      (id) => readRecordText(c.get('deps').engine, 'service_at_locations', id),
+      (id) => readRecord(c.get('deps').engine, 'service_at_locations', id),
     ),
   );
 }

@@ -2,7 +2,7 @@
  * /services (and its POST twin) and /services/{id}: the routes' descriptions, then their named
  * handlers, then their registration.
  */
-import { readRecordText, streamRecords } from '../../engine/search.ts';
+import { readRecord, streamRecords } from '../../engine/search.ts';
 import { serviceFullSchema } from '../../hsds/index.ts';
 import { streamOrder } from '../../index-mapping/search.query.ts';
 import { buildServiceSearch } from '../../index-mapping/service-search.query.ts';
@@ -94,7 +94,7 @@ export function registerServiceRoutes(app: App, ctx: RouteContext) {
 
   app.openapi(serviceRoute(ctx), (c) =>
     recordResponse(c, serviceFullSchema, { ...c.req.valid('param'), ...c.req.valid('query') }, (id) =>
-      readRecordText(c.get('deps').engine, 'services', id),
+      readRecord(c.get('deps').engine, 'services', id),
     ),
   );
 }

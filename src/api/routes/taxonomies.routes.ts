@@ -1,5 +1,5 @@
 /** /taxonomies and /taxonomy_terms (each with its POST twin) and their `{id}` routes. */
-import { readRecordText } from '../../engine/search.ts';
+import { readRecord } from '../../engine/search.ts';
 import { taxonomyFullSchema, taxonomyTermFullSchema } from '../../hsds/index.ts';
 import { buildTaxonomySearch, buildTaxonomyTermSearch } from '../../index-mapping/taxonomy-search.query.ts';
 import {
@@ -103,7 +103,7 @@ export function registerTaxonomyRoutes(app: App, ctx: RouteContext) {
   app.openapi(taxonomies.post, (c) => listTaxonomies(ctx, c, postedParams(c)));
   app.openapi(taxonomyRoute(ctx), (c) =>
     recordResponse(c, taxonomyFullSchema, { ...c.req.valid('param'), ...c.req.valid('query') }, (id) =>
-      readRecordText(c.get('deps').engine, 'taxonomies', id),
+      readRecord(c.get('deps').engine, 'taxonomies', id),
     ),
   );
 
@@ -112,7 +112,7 @@ export function registerTaxonomyRoutes(app: App, ctx: RouteContext) {
   app.openapi(terms.post, (c) => listTaxonomyTerms(ctx, c, postedParams(c)));
   app.openapi(taxonomyTermRoute(ctx), (c) =>
     recordResponse(c, taxonomyTermFullSchema, { ...c.req.valid('param'), ...c.req.valid('query') }, (id) =>
-      readRecordText(c.get('deps').engine, 'taxonomy_terms', id),
+      readRecord(c.get('deps').engine, 'taxonomy_terms', id),
     ),
   );
 }
