@@ -39,6 +39,7 @@ import { corpusRecords } from './relevance/records.ts';
 import {
   betterOfTwo,
   fuseRankings,
+  isSentence,
   rankByMeaning,
   SERVICE_MEANING_RANKINGS,
   type ServiceMeaningRanking,
@@ -138,7 +139,9 @@ async function scoreSet(
         byRanking.today.push(score);
         byRanking['services by meaning'].push(meaning);
         byRanking['better of the two'].push(betterOfTwo(score, meaning));
-        byRanking.fused.push(scoreQuery(judgment, fused, Math.max(page.total_items, fused.length)));
+        const fusedScore = scoreQuery(judgment, fused, Math.max(page.total_items, fused.length));
+        byRanking.fused.push(fusedScore);
+        byRanking['fused, sentences'].push(isSentence(judgment.query) ? fusedScore : score);
       }
     }
     return { prefix, scores, ...(byRanking ? { byRanking } : {}) };

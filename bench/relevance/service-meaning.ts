@@ -9,7 +9,10 @@
  *   judgments (it is not a ranking anything could serve);
  * - `fused`: reciprocal-rank fusion of today's first page and the first `depth` services by
  *   meaning, the form search could serve with a vector per service. A query today's search finds
- *   nothing for stays empty, so fusion adds no false positive.
+ *   nothing for stays empty, so fusion adds no false positive;
+ * - `fused, sentences`: the same for queries of FUSION.fromWords words or more, today's ranking
+ *   for shorter ones (names, abbreviations and typos of one or two words, which meaning ranks
+ *   worst). The word count was chosen on the development set (2 to 5 words tried).
  * Nothing here changes search: it says whether a vector per service (an embedding per service at
  * import, k-NN in the engine) would move the sets enough to be worth its cost.
  */
@@ -21,11 +24,18 @@ export const SERVICE_MEANING_RANKINGS = [
   'services by meaning',
   'better of the two',
   'fused',
+  'fused, sentences',
 ] as const;
 export type ServiceMeaningRanking = (typeof SERVICE_MEANING_RANKINGS)[number];
 
-/** Reciprocal-rank fusion constant and how many services by meaning join today's page. */
-export const FUSION = { k: 10, depth: 10 } as const;
+/**
+ * Reciprocal-rank fusion constant, how many services by meaning join today's page, and from how
+ * many words a query is fused in `fused, sentences`.
+ */
+export const FUSION = { k: 10, depth: 10, fromWords: 3 } as const;
+
+/** Whether `fused, sentences` fuses a query: it has FUSION.fromWords words or more. */
+export const isSentence = (query: string): boolean => query.trim().split(/\s+/).length >= FUSION.fromWords;
 
 /** Keys of the services, best first, by similarity to the query (ties by key, so runs repeat). */
 export function rankByMeaning(similarities: ReadonlyMap<string, number>): string[] {

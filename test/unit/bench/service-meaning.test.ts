@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { scoreQuery } from '../../../bench/relevance/metrics.ts';
-import { betterOfTwo, fuseRankings, rankByMeaning } from '../../../bench/relevance/service-meaning.ts';
+import {
+  betterOfTwo,
+  fuseRankings,
+  isSentence,
+  rankByMeaning,
+} from '../../../bench/relevance/service-meaning.ts';
 
 describe('bench:relevance --service-meaning', () => {
   it('ranks services by similarity, ties by key so that runs repeat', () => {
@@ -31,5 +36,11 @@ describe('bench:relevance --service-meaning', () => {
     const hit = scoreQuery(judgment, ['food-bank'], 1);
     expect(betterOfTwo(miss, hit)).toBe(hit);
     expect(betterOfTwo(hit, miss)).toBe(hit);
+  });
+
+  it('fuses only queries of three words or more in its sentences ranking', () => {
+    expect(isSentence('AA')).toBe(false);
+    expect(isSentence('  food bank ')).toBe(false);
+    expect(isSentence('nowhere to sleep')).toBe(true);
   });
 });
