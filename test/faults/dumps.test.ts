@@ -132,14 +132,18 @@ describe('stalled dumps', () => {
       expect(rssStalled - rssBefore).toBeLessThan(MAX_DUMPS * 12 * 2 ** 20);
       expect(await openPointsInTime()).toBeLessThanOrEqual(baselinePits + MAX_DUMPS);
 
-      // Others are served meanwhile, and fast.
-      const page = await timed(`${api.url}/services?search=food&per_page=10`);
+      // Others are served meanwhile, and fast: the median of five searches, as one alone on a
+      // shared two-core machine measured 25-1,155 ms over twelve CI runs (a collection or the
+      // admitted dumps' first batches landing on it).
+      const pages: { status: number; ms: number }[] = [];
+      for (let i = 0; i < 5; i++) pages.push(await timed(`${api.url}/services?search=food&per_page=10`));
+      const medianMs = pages.map((p) => p.ms).sort((a, b) => a - b)[2] as number;
       const record = await timed(`${api.url}/taxonomies?per_page=5`);
       console.log(
-        `while stalled: search ${page.status} in ${page.ms.toFixed(0)} ms (warm, before: ${warm.ms.toFixed(0)} ms), taxonomies ${record.status}`,
+        `while stalled: search ${pages.map((p) => p.status).join(',')} in ${pages.map((p) => p.ms.toFixed(0)).join(', ')} ms, median ${medianMs.toFixed(0)} (warm, before: ${warm.ms.toFixed(0)} ms), taxonomies ${record.status}`,
       );
-      expect(page.status).toBe(200);
-      expect(page.ms).toBeLessThan(1000);
+      expect(pages.every((p) => p.status === 200)).toBe(true);
+      expect(medianMs).toBeLessThan(1000);
       expect(record.status).toBe(200);
 
       // The stalled are cut off after the stall timeout and their points in time released.
