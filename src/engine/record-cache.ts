@@ -63,10 +63,12 @@ export class RecordBody {
     this.#text = text;
   }
 
-  /** The JSON text (decoded again, once, if the bytes replaced it). */
+  /**
+   * The JSON text: decoded from the bytes each time once they replaced it (audit, provenance and
+   * a record's own last_modified ask for it; kept, it would hold the record twice, unaccounted).
+   */
   get text(): string {
-    this.#text ??= (this.#utf8 as Buffer<ArrayBuffer>).toString('utf8');
-    return this.#text;
+    return this.#text ?? (this.#utf8 as Buffer<ArrayBuffer>).toString('utf8');
   }
 
   /** What goes out: the bytes once they exist, else the text. */
