@@ -15,13 +15,17 @@ import { type Engine, engineCall } from './engine.ts';
  */
 export const HELD_WORDS_TIMEOUT_MS = 300;
 
-export async function heldWords(engine: Engine, words: readonly string[]): Promise<Set<string>> {
+export async function heldWords(
+  engine: Engine,
+  words: readonly string[],
+  timeoutMs = HELD_WORDS_TIMEOUT_MS,
+): Promise<Set<string>> {
   if (words.length === 0) return new Set();
   const { body } = await engineCall('look up search words', () =>
     engine.client.mtermvectors(
       { index: engine.name('services'), body: heldWordsBody(words) } as never,
       {
-        requestTimeout: HELD_WORDS_TIMEOUT_MS,
+        requestTimeout: timeoutMs,
         maxRetries: 0,
       } as never,
     ),

@@ -11,7 +11,7 @@
  * set unchanged; held-out 0.794 -> 0.803, false positives 22% -> 17%.
  */
 import type { Engine } from '../engine/engine.ts';
-import { heldWords } from '../engine/held-words.ts';
+import { HELD_WORDS_TIMEOUT_MS, heldWords } from '../engine/held-words.ts';
 
 export type HeldWords = {
   /** Those of the words the directory holds; none when the engine cannot say. */
@@ -23,8 +23,12 @@ export type HeldWords = {
 /** After a look-up fails, searches do without for this long (an engine in trouble is not asked twice a search). */
 const PAUSE_AFTER_FAILURE_MS = 5_000;
 
-export function createHeldWords(engine: Engine, options: { entries?: number } = {}): HeldWords {
+export function createHeldWords(
+  engine: Engine,
+  options: { entries?: number; timeoutMs?: number } = {},
+): HeldWords {
   const entries = options.entries ?? 50_000;
+  const timeoutMs = options.timeoutMs ?? HELD_WORDS_TIMEOUT_MS;
   let known = new Map<string, boolean>();
   let pausedUntil = 0;
   return {
@@ -34,7 +38,7 @@ export function createHeldWords(engine: Engine, options: { entries?: number } = 
       if (unknown.length > 0 && Date.now() >= pausedUntil) {
         let found: Set<string>;
         try {
-          found = await heldWords(engine, unknown);
+          found = await heldWords(engine, unknown, timeoutMs);
         } catch (error) {
           // Not knowing keeps every typo expansion: the search as it was before words were looked up.
           pausedUntil = Date.now() + PAUSE_AFTER_FAILURE_MS;

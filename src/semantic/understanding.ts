@@ -22,6 +22,7 @@
  * embeds only new or changed terms.
  */
 import type { Engine } from '../engine/engine.ts';
+import { HELD_WORDS_TIMEOUT_MS } from '../engine/held-words.ts';
 import { readTermTexts, servedTermsVersion } from '../engine/term-texts.ts';
 import type { Meaning } from '../index-mapping/meaning.query.ts';
 import { bareWord, MAX_FUZZY_WORD_CHARS, MAX_SEARCH_WORDS, typoWords } from '../index-mapping/text.query.ts';
@@ -41,6 +42,8 @@ export type UnderstandingSettings = {
   crisisTerms: readonly string[];
   /** How many recent search texts' vectors are kept (0: every search is embedded). */
   cacheEntries: number;
+  /** How long looking up which words the directory holds may take before a search does without it. */
+  heldWordsTimeoutMs: number;
 };
 
 export const DEFAULT_UNDERSTANDING: UnderstandingSettings = {
@@ -52,6 +55,7 @@ export const DEFAULT_UNDERSTANDING: UnderstandingSettings = {
   crisisThreshold: 0.6,
   crisisTerms: [],
   cacheEntries: 2_000,
+  heldWordsTimeoutMs: HELD_WORDS_TIMEOUT_MS,
 };
 
 /** At most this many needs and terms join a search (the closest first). */
@@ -184,7 +188,7 @@ export async function createUnderstanding(options: {
   let checkedAt = 0;
   let loading: Promise<void> | undefined;
 
-  const held = createHeldWords(engine);
+  const held = createHeldWords(engine, { timeoutMs: settings.heldWordsTimeoutMs });
   const loadTerms = async () => {
     const version = await servedTermsVersion(engine);
     if (version === termsVersion) return;
