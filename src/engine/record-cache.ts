@@ -20,13 +20,13 @@
  *   answers or fails as without a cache, as fast) until a check succeeds; a failed check is
  *   retried after `maxStaleMs`, not on every lookup.
  *
- * Entries are kept in least-recently-used order and bounded by the bytes of their text.
+ * Entries are kept in least-recently-used order and bounded by the bytes they hold.
  */
 import { READ_INDICES, type ReadIndex } from '../index-mapping/read-indices.mapping.ts';
 import { type Engine, engineCall } from './engine.ts';
 
 export type RecordCacheSettings = {
-  /** Bytes of record text held at most (see textBytes); 0: no cache. */
+  /** Bytes of records held at most; 0: no cache. */
   maxBytes: number;
   /** How old the last check of the served data may be for a cached record to be served. */
   maxStaleMs: number;
@@ -40,48 +40,32 @@ export function recordsChanged(): void {
   localWrites += 1;
 }
 
-// A character beyond Latin-1: V8 then holds the whole string at two bytes a character.
-const WIDE = /[\u0100-\uffff]/;
-
-/** The memory a record's text takes: a byte a character, two when any is beyond Latin-1. */
-const textBytes = (text: string) => (WIDE.test(text) ? text.length * 2 : text.length);
-
 /**
- * A record as the `{id}` routes serve it: its JSON text and, once known, its ETag; a record the
- * cache answers often is held as its UTF-8 bytes instead of its text, so serving it again neither
- * encodes it for the socket nor digests it for the ETag. Measured at 1,000,000 services, encoding
- * was 37% of the API's busy time on lookups answered from the cache. Only a record answered from
- * memory more than once is encoded (HITS_BEFORE_BYTES).
+ * A record as the `{id}` routes serve it: the UTF-8 bytes of its JSON as the engine sent them
+ * (search.ts getRecordBytes) and, once known, its ETag. Serving it, from the engine or again from
+ * memory, neither decodes nor encodes it, and the ETag is digested once. Measured at 1,000,000
+ * services: encoding a record's text for the socket was 37% of the API's busy time on lookups
+ * answered from memory, and the largest single cost of those read from the engine.
  */
 export class RecordBody {
-  #text: string | undefined;
-  #utf8: Buffer<ArrayBuffer> | undefined;
+  readonly #utf8: Buffer<ArrayBuffer>;
   /** The representation's ETag, set by whoever computes it first (api/http-cache.ts). */
   tag: string | undefined;
 
-  constructor(text: string) {
-    this.#text = text;
+  constructor(utf8: Buffer<ArrayBuffer>) {
+    this.#utf8 = utf8;
   }
 
   /**
-   * The JSON text: decoded from the bytes each time once they replaced it (audit, provenance and
-   * a record's own last_modified ask for it; kept, it would hold the record twice, unaccounted).
+   * The JSON text, decoded each time it is asked for (audit, provenance and a record's own
+   * last_modified ask for it; kept, it would hold the record twice, unaccounted).
    */
   get text(): string {
-    return this.#text ?? (this.#utf8 as Buffer<ArrayBuffer>).toString('utf8');
+    return this.#utf8.toString('utf8');
   }
 
-  /** What goes out: the bytes once they exist, else the text. */
-  body(): string | Buffer<ArrayBuffer> {
-    return this.#utf8 ?? (this.#text as string);
-  }
-
-  /** The UTF-8 bytes; the text is let go once they exist, so a cached record is held once. */
-  utf8(): Buffer<ArrayBuffer> {
-    if (!this.#utf8) {
-      this.#utf8 = Buffer.from(this.#text as string, 'utf8');
-      this.#text = undefined;
-    }
+  /** What goes out, and what the ETag digests. */
+  body(): Buffer<ArrayBuffer> {
     return this.#utf8;
   }
 }
@@ -90,15 +74,7 @@ export class RecordBody {
 export const textOf = (record: string | RecordBody): string =>
   typeof record === 'string' ? record : record.text;
 
-/**
- * Answers from memory after which a record is held as bytes. Measured at 1,000,000 services, 16
- * clients, against the text-only cache in turns: encoding at the first answer from memory gave
- * 1.14-1.29x the lookups of hot records but 0.93-0.95x on lookups spread over 30,000 records
- * (records encoded, then evicted unused); at the second, 1.27x and 0.98x (A/A: 1.02-1.06x).
- */
-const HITS_BEFORE_BYTES = 2;
-
-type Entry = { record: RecordBody; bytes: number; hits: number };
+type Entry = { record: RecordBody; bytes: number };
 
 type CacheState = {
   settings: RecordCacheSettings;
@@ -227,14 +203,14 @@ function trusted(engine: Engine, state: CacheState): boolean {
 }
 
 function keep(state: CacheState, key: string, record: RecordBody): void {
-  const bytes = textBytes(record.text);
+  const bytes = record.body().length;
   if (bytes > state.settings.maxBytes / 4) return;
   const old = state.entries.get(key);
   if (old !== undefined) {
     state.entries.delete(key);
     state.bytes -= old.bytes;
   }
-  state.entries.set(key, { record, bytes, hits: 0 });
+  state.entries.set(key, { record, bytes });
   state.bytes += bytes;
   evictOverBound(state);
 }
@@ -249,14 +225,14 @@ function evictOverBound(state: CacheState): void {
 }
 
 /**
- * A record through the engine handle's cache (none: straight from `read`). `read` gives the text
+ * A record through the engine handle's cache (none: straight from `read`). `read` gives its bytes
  * or throws (a miss is not cached: it is the engine's to say, and cheap to ask again).
  */
 export async function cachedRecord(
   engine: Engine,
   index: ReadIndex,
   id: string,
-  read: () => Promise<string>,
+  read: () => Promise<Buffer<ArrayBuffer>>,
 ): Promise<RecordBody> {
   const state = cacheOf(engine);
   if (!state) return new RecordBody(await read());
@@ -266,14 +242,6 @@ export async function cachedRecord(
     // Most recently used last.
     state.entries.delete(key);
     state.entries.set(key, hit);
-    hit.hits += 1;
-    if (hit.hits === HITS_BEFORE_BYTES) {
-      // Hot: from now on held in the form it goes out in, counted at its bytes.
-      const held = hit.record.utf8().length;
-      state.bytes += held - hit.bytes;
-      hit.bytes = held;
-      evictOverBound(state);
-    }
     return hit.record;
   }
   const { epoch } = state;
