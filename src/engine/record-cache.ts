@@ -212,11 +212,7 @@ function keep(state: CacheState, key: string, record: RecordBody): void {
   }
   state.entries.set(key, { record, bytes });
   state.bytes += bytes;
-  evictOverBound(state);
-}
-
-/** Drops the least recently used entries until the cache is within its bytes. */
-function evictOverBound(state: CacheState): void {
+  // The least recently used out first, until the cache is within its bytes.
   for (const [oldest, entry] of state.entries) {
     if (state.bytes <= state.settings.maxBytes) break;
     state.entries.delete(oldest);
