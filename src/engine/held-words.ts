@@ -18,7 +18,7 @@ export const HELD_WORDS_TIMEOUT_MS = 300;
 export async function heldWords(
   engine: Engine,
   words: readonly string[],
-  timeoutMs = HELD_WORDS_TIMEOUT_MS,
+  timeoutMs: number,
 ): Promise<Set<string>> {
   if (words.length === 0) return new Set();
   const { body } = await engineCall('look up search words', () =>
