@@ -3,6 +3,7 @@
  * chosen by cluster size. No JVM is started: these are the decisions made before one would be.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -70,10 +71,29 @@ describe('finding Java', () => {
   });
 });
 
+const listenable = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+
+/**
+ * A port for a node that must never start, with its transport port (+100) free too, below the
+ * ephemeral range (32768 up) where the other suites' client sockets land: a port drawn from that
+ * range was once taken by one, and the engine then rightly refused it for that reason instead.
+ */
+async function unusedEnginePort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if ((await listenable(port)) && (await listenable(port + 100))) return port;
+  }
+}
+
 describe('data written by another version', () => {
   it('is refused before a JVM starts when the version asked cannot read it', async () => {
     const home = mkdtempSync(join(tmpdir(), 'engine-home-'));
-    const port = 41_000 + Math.floor(Math.random() * 20_000);
+    const port = await unusedEnginePort();
     mkdirSync(join(home, `node-${port}`), { recursive: true });
     writeFileSync(join(home, `node-${port}`, 'opensearch-version'), `${newestEngineVersion.opensearch}\n`);
     await expect(startEngine({ port, home, version: '2', timeoutMs: 1000 })).rejects.toThrow(
@@ -85,7 +105,7 @@ describe('data written by another version', () => {
 describe('data written by another cluster', () => {
   it("is refused before a JVM starts when one node is started on a cluster node's data", async () => {
     const home = mkdtempSync(join(tmpdir(), 'engine-home-'));
-    const port = 41_000 + Math.floor(Math.random() * 20_000);
+    const port = await unusedEnginePort();
     mkdirSync(join(home, `node-${port}`), { recursive: true });
     writeFileSync(join(home, `node-${port}`, 'cluster-name'), `hsds-cluster-${port}\n`);
     await expect(startEngine({ port, home, nodes: 1, timeoutMs: 1000 })).rejects.toThrow(
