@@ -3,7 +3,6 @@
  * chosen by cluster size. No JVM is started: these are the decisions made before one would be.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -15,6 +14,7 @@ import {
   startEngine,
 } from '../../../local-engine/local-engine.ts';
 import { chooseLayout } from '../../../src/engine/layout.ts';
+import { unusedEnginePort } from '../../support/ports.ts';
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -70,25 +70,6 @@ describe('finding Java', () => {
     );
   });
 });
-
-const listenable = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-
-/**
- * A port for a node that must never start, with its transport port (+100) free too, below the
- * ephemeral range (32768 up) where the other suites' client sockets land: a port drawn from that
- * range was once taken by one, and the engine then rightly refused it for that reason instead.
- */
-async function unusedEnginePort(): Promise<number> {
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    if ((await listenable(port)) && (await listenable(port + 100))) return port;
-  }
-}
 
 describe('data written by another version', () => {
   it('is refused before a JVM starts when the version asked cannot read it', async () => {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEngine } from '../../../local-engine/local-engine.ts';
+import { unusedEnginePort } from '../../support/ports.ts';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -25,24 +26,11 @@ function listen(port: number): Promise<Server> {
   });
 }
 
-async function freePortPair(): Promise<number> {
-  for (let port = 41_000 + Math.floor(Math.random() * 20_000); ; port++) {
-    try {
-      await listen(port);
-      await listen(port + 100);
-      await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
-      return port;
-    } catch {
-      await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
-    }
-  }
-}
-
 describe('starting the local engine', () => {
   const home = mkdtempSync(join(tmpdir(), 'hsds-engine-home-'));
 
   it('names the transport port (ENGINE_PORT + 100) when another program holds it', async () => {
-    const port = await freePortPair();
+    const port = await unusedEnginePort();
     await listen(port + 100);
     await expect(startEngine({ port, home, timeoutMs: 1000 })).rejects.toThrow(
       `the engine's transport port (ENGINE_PORT + 100) ${port + 100} is already in use`,
@@ -50,7 +38,7 @@ describe('starting the local engine', () => {
   });
 
   it('names the HTTP port when another program holds it', async () => {
-    const port = await freePortPair();
+    const port = await unusedEnginePort();
     await listen(port);
     await expect(startEngine({ port, home, timeoutMs: 1000 })).rejects.toThrow(
       `the engine's HTTP port (ENGINE_PORT) ${port} is already in use`,
