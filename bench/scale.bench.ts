@@ -87,6 +87,13 @@ function cli(
   );
 }
 
+/** A JSON answer, or a clear error naming the request and its status (a 503 is an answer too). */
+async function getJson<T>(url: string): Promise<T> {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`GET ${url}: ${res.status} ${(await res.text()).slice(0, 300)}`);
+  return (await res.json()) as T;
+}
+
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
@@ -194,23 +201,20 @@ try {
     ).flat();
   const repeated = (paths: string[]) => paths.map((path) => `${path}&per_page=20`);
   // A search within a taxonomy term: the words beside eight of the directory's terms.
-  const terms = (await (await fetch(`${api.url}/taxonomy_terms?per_page=8`)).json()) as {
-    contents: { id: string }[];
-  };
+  const terms = await getJson<{ contents: { id: string }[] }>(`${api.url}/taxonomy_terms?per_page=8`);
   const withTerm = terms.contents.flatMap((t) => search.map((path) => `${path}&taxonomy_term_id=${t.id}`));
   const near = postcodes.map((p) => `/service_at_locations?postcode=${encodeURIComponent(p)}&proximity=5000`);
-  // Up to 50,000 services spread over the directory (50 pages of 1,000 at even steps through it):
-  // more than the API's record cache holds (RECORD_CACHE_MB), so most lookups reach the engine.
-  const first = (await (await fetch(`${api.url}/services?per_page=1`)).json()) as { total_items: number };
-  const pages = Math.max(1, Math.ceil(first.total_items / 1000));
+  // Up to 50,000 services spread over the directory (at even steps through every id, streamed by
+  // `minimal=true`: deep pages cost a cluster every shard's `from + size` hits, past the engine
+  // timeout at a million): more than the API's record cache holds (RECORD_CACHE_MB), so most
+  // lookups reach the engine.
+  const every = await getJson<{ total_items: number; contents: { id: string }[] }>(
+    `${api.url}/services?minimal=true`,
+  );
+  const first = { total_items: every.total_items };
+  const step = Math.max(1, every.contents.length / 50_000);
   const ids: string[] = [];
-  for (let k = 0; k < Math.min(50, pages); k++) {
-    const page = 1 + Math.floor((k * pages) / Math.min(50, pages));
-    const body = (await (await fetch(`${api.url}/services?per_page=1000&page=${page}`)).json()) as {
-      contents: { id: string }[];
-    };
-    ids.push(...body.contents.map((s) => s.id));
-  }
+  for (let at = 0; at < every.contents.length; at += step) ids.push(every.contents[Math.floor(at)]!.id);
   const lookups = [...new Set(ids)].map((id) => `/services/${encodeURIComponent(id)}`);
   // Each postcode once, so the geocoder's cache is warm as it is in service.
   for (const path of repeated([...near, ...search])) await (await fetch(`${api.url}${path}`)).arrayBuffer();
@@ -270,8 +274,7 @@ try {
     ).json()) as { status: string };
     const greenSeconds = (Date.now() - restartStarted) / 1000;
     log(`  cluster ${green.status} ${greenSeconds.toFixed(0)} s after the restart`);
-    const total = ((await (await fetch(`${url}/services?per_page=1`)).json()) as { total_items: number })
-      .total_items;
+    const total = (await getJson<{ total_items: number }>(`${url}/services?per_page=1`)).total_items;
     let missing = 0;
     let next = 0;
     const check = async () => {
