@@ -211,7 +211,6 @@ try {
   const every = await getJson<{ total_items: number; contents: { id: string }[] }>(
     `${api.url}/services?minimal=true`,
   );
-  const first = { total_items: every.total_items };
   const step = Math.max(1, every.contents.length / 50_000);
   const ids: string[] = [];
   for (let at = 0; at < every.contents.length; at += step) ids.push(every.contents[Math.floor(at)]!.id);
@@ -294,7 +293,7 @@ try {
       cluster_after_kill: during.status,
       green_after_restart_s: Math.round(greenSeconds),
       green: green.status,
-      total_before: first.total_items,
+      total_before: every.total_items,
       total_after: total,
       lookups_checked: lookups.length,
       lookups_missing: missing,
