@@ -48,6 +48,7 @@ import {
   toServiceOfServiceAtLocation,
 } from '../index-mapping/service-at-location.document.ts';
 import { toTaxonomyDocument, toTaxonomyTermDocument } from '../index-mapping/taxonomy.document.ts';
+import { type IdMembership, PackedIdSet } from './packed-id-set.ts';
 
 export type Source<T> = Iterable<T> | AsyncIterable<T>;
 
@@ -62,7 +63,7 @@ export type NestedReadInput = {
    * written from the services (`servicesGroupedByOrganization`), the others. When absent, the
    * distinct organizations nested in the services are used.
    */
-  organizations?: OrganizationSource | ((written: ReadonlySet<string>) => OrganizationSource);
+  organizations?: OrganizationSource | ((written: IdMembership) => OrganizationSource);
 };
 
 type OrganizationSource = Source<OrganizationNested | OrganizationFull>;
@@ -283,7 +284,7 @@ async function writeTaxonomies(w: BuildWriting, input: NestedReadInput): Promise
 type ServicesWritten = {
   summaries: OrganizationSummaries;
   /** Organizations already written (grouped services), by id. */
-  writtenOrganizations: Set<string>;
+  writtenOrganizations: PackedIdSet;
   /** Without an organizations source: the organizations nested in services (one each). */
   nestedOrganizations: Map<string, OrganizationNested> | undefined;
 };
@@ -302,7 +303,8 @@ async function writeServices(
   const nestedOrganizations = input.organizations ? undefined : new Map<string, OrganizationNested>();
   const summaries = new OrganizationSummaries();
   const grouped = options.servicesGroupedByOrganization === true;
-  const writtenOrganizations = new Set<string>();
+  // Grouped services arrive in organization order, so their ids pack (a million services: 374,692).
+  const writtenOrganizations = new PackedIdSet();
   // Grouped: the organization whose services are being written, as they nest it.
   let group: { id: string; organization?: OrganizationNested } | undefined;
   const endGroup = async () => {

@@ -41,6 +41,7 @@ import type {
 import type { RecordStoreDocument } from '../index-mapping/record-store.document.ts';
 import type { AreaGeometry } from '../index-mapping/service-at-location.document.ts';
 import { nestRecord } from './assemble.ts';
+import type { IdMembership } from './packed-id-set.ts';
 import { replayChanges } from './publish.ts';
 import {
   type BuildProgress,
@@ -245,8 +246,8 @@ function storeSources(
    * The organizations no service nests (those that services nest are written from them): found
    * from the keys of the documents holding organizations, so only their documents are read.
    */
-  let fromServices: ReadonlySet<string> = new Set();
-  async function* remainingOrganizations(written: ReadonlySet<string>): AsyncGenerator<OrganizationNested> {
+  let fromServices: IdMembership = new Set();
+  async function* remainingOrganizations(written: IdMembership): AsyncGenerator<OrganizationNested> {
     fromServices = written;
     const prefix = 'organization:';
     for await (const page of scanKeysHolding(engine, 'organization', snapshot)) {
