@@ -44,25 +44,39 @@ export async function beginBuild(engine: Engine, version = newVersion()): Promis
   ) as Record<ReadIndex, string>;
   await Promise.all(
     READ_INDICES.map((kind) =>
-      engineCall(`create index ${indices[kind]}`, () =>
-        engine.client.indices.create({
-          index: indices[kind],
-          body: {
-            settings: {
-              number_of_shards: shards,
-              number_of_replicas: 0,
-              refresh_interval: '-1',
-              // Durability comes from the swap, not the translog: a build that dies is thrown away.
-              'translog.durability': 'async',
-              ...(readIndexAnalysisSettings(searchVocabulary(engine)) as unknown as Record<string, unknown>),
-            },
-            mappings: readIndexMappings[kind],
-          },
-        }),
-      ),
+      createBuildIndex(engine, indices[kind], {
+        settings: {
+          number_of_shards: shards,
+          number_of_replicas: 0,
+          refresh_interval: '-1',
+          // Durability comes from the swap, not the translog: a build that dies is thrown away.
+          'translog.durability': 'async',
+          ...(readIndexAnalysisSettings(searchVocabulary(engine)) as unknown as Record<string, unknown>),
+        },
+        mappings: readIndexMappings[kind],
+      }),
     ),
   );
   return { version, indices };
+}
+
+/**
+ * Creates one index of a build. Its name carries the build's fresh version, so an index already
+ * there is this request's own: the client sends a request again after a timeout, and on a loaded
+ * cluster creating an index (a cluster-state change every node acknowledges) can outlast the
+ * first attempt, which still succeeds. Seen in the cluster suite beside a million-service import:
+ * the import failed on "resource_already_exists". Its primaries are waited for instead.
+ */
+async function createBuildIndex(engine: Engine, index: string, body: Record<string, unknown>): Promise<void> {
+  try {
+    await engineCall(`create index ${index}`, () => engine.client.indices.create({ index, body }));
+  } catch (error) {
+    if (!(error instanceof EngineRequestError && error.reason.includes('resource_already_exists')))
+      throw error;
+    await engineCall(`wait for index ${index}`, () =>
+      engine.client.cluster.health({ index, wait_for_status: 'yellow', timeout: '60s' }),
+    );
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.ts';
-import { listVersionedIndices, readAliasTargets } from '../../src/engine/indices.ts';
+import { beginBuild, listVersionedIndices, newVersion, readAliasTargets } from '../../src/engine/indices.ts';
 import { READ_INDICES } from '../../src/index-mapping/read-indices.mapping.ts';
 import { createTestEngine, dropTestIndices } from '../support/engine.ts';
 import { officialExamples, seedReadIndices } from '../support/seed.ts';
@@ -80,5 +80,18 @@ describe('seedReadIndices (writeReadIndices) with the official examples', () => 
     ).rejects.toThrow('injected failure');
     expect(await readAliasTargets(engine)).toEqual(before);
     expect(await listVersionedIndices(engine)).toEqual(versionsBefore);
+  });
+});
+
+describe('beginBuild', () => {
+  it("begins a build whose indices a retried request finds already created (the client's retry after a timeout)", async () => {
+    const version = newVersion();
+    const first = await beginBuild(engine, version);
+    // The same creation sent again, as the client does when the first answer outlived its timeout.
+    const again = await beginBuild(engine, version);
+    expect(again).toEqual(first);
+    const { body } = await engine.client.indices.get({ index: Object.values(first.indices) });
+    expect(Object.keys(body).sort()).toEqual(Object.values(first.indices).sort());
+    await engine.client.indices.delete({ index: Object.values(first.indices) });
   });
 });
