@@ -10,7 +10,7 @@
  */
 import { hostname } from 'node:os';
 import { type Engine, engineCall } from './engine.ts';
-import { EngineNotFoundError, EngineRequestError } from './errors.ts';
+import { EngineNotFoundError, EngineRequestError, isAlreadyExists } from './errors.ts';
 import { indexLayout } from './layout.ts';
 
 export const controlIndex = (engine: Engine) => engine.name('control');
@@ -47,8 +47,7 @@ export async function ensureControlIndex(engine: Engine): Promise<void> {
       }),
     );
   } catch (error) {
-    if (!(error instanceof EngineRequestError && error.reason.includes('resource_already_exists')))
-      throw error;
+    if (!isAlreadyExists(error)) throw error;
     // A control index of an earlier version: add the fields it lacks.
     await engineCall('update control mapping', () =>
       engine.client.indices.putMapping({

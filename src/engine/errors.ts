@@ -44,6 +44,10 @@ export class EngineRequestError extends Error {
   }
 }
 
+/** The engine refused to create an index (or template) because one of that name is already there. */
+export const isAlreadyExists = (error: unknown): boolean =>
+  error instanceof EngineRequestError && error.reason.includes('resource_already_exists');
+
 function reasonOf(body: unknown): string {
   if (body && typeof body === 'object' && 'error' in body) {
     const error = (body as { error: unknown }).error;

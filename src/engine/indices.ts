@@ -11,7 +11,12 @@ import { readIndexAnalysisSettings } from '../index-mapping/analysis.ts';
 import { READ_INDICES, type ReadIndex, readIndexMappings } from '../index-mapping/read-indices.mapping.ts';
 import { countBody } from '../index-mapping/search.query.ts';
 import { type Engine, engineCall, maintenanceRequest } from './engine.ts';
-import { EngineNotFoundError, EngineRequestError, EngineUnavailableError } from './errors.ts';
+import {
+  EngineNotFoundError,
+  EngineRequestError,
+  EngineUnavailableError,
+  isAlreadyExists,
+} from './errors.ts';
 import { indexLayout } from './layout.ts';
 import { recordsChanged } from './record-cache.ts';
 import { searchVocabulary } from './vocabulary.ts';
@@ -71,8 +76,7 @@ async function createBuildIndex(engine: Engine, index: string, body: Record<stri
   try {
     await engineCall(`create index ${index}`, () => engine.client.indices.create({ index, body }));
   } catch (error) {
-    if (!(error instanceof EngineRequestError && error.reason.includes('resource_already_exists')))
-      throw error;
+    if (!isAlreadyExists(error)) throw error;
     await engineCall(`wait for index ${index}`, () =>
       engine.client.cluster.health({ index, wait_for_status: 'yellow', timeout: '60s' }),
     );

@@ -6,7 +6,7 @@
  * no data and reads go on from the copies.
  */
 import { type Engine, engineCall } from './engine.ts';
-import { EngineNotFoundError, EngineRequestError } from './errors.ts';
+import { EngineNotFoundError, isAlreadyExists } from './errors.ts';
 
 export type IndexLayout = { shards: number; replicas: number };
 
@@ -55,7 +55,7 @@ export async function createSmallIndex(
     );
     return true;
   } catch (error) {
-    if (error instanceof EngineRequestError && error.reason.includes('resource_already_exists')) return false;
+    if (isAlreadyExists(error)) return false;
     throw error;
   }
 }

@@ -38,7 +38,7 @@ import {
 } from '../index-mapping/record-store.query.ts';
 import type { BulkWriter } from './bulk.ts';
 import { type Engine, engineCall, maintenanceRequest } from './engine.ts';
-import { EngineNotFoundError, EngineRequestError } from './errors.ts';
+import { EngineNotFoundError, isAlreadyExists } from './errors.ts';
 import { flushIndices } from './indices.ts';
 import { indexLayout } from './layout.ts';
 import { closePointInTime, openPointInTime } from './point-in-time.ts';
@@ -80,7 +80,7 @@ export async function ensureRecordsIndex(engine: Engine): Promise<void> {
     );
   } catch (error) {
     // Two imports starting together: the other one created it.
-    if (error instanceof EngineRequestError && error.reason.includes('resource_already_exists')) return;
+    if (isAlreadyExists(error)) return;
     throw error;
   }
 }
