@@ -87,11 +87,22 @@ function cli(
   );
 }
 
-/** A JSON answer, or a clear error naming the request and its status (a 503 is an answer too). */
-async function getJson<T>(url: string): Promise<T> {
-  const res = await fetch(url);
-  if (!res.ok) throw new Error(`GET ${url}: ${res.status} ${(await res.text()).slice(0, 300)}`);
-  return (await res.json()) as T;
+/**
+ * A JSON answer, or a clear error naming the request and its status. A 503 is asked again after
+ * its Retry-After, as the API documents, a few times: straight after a million-service publish on
+ * three nodes (merges running, caches cold) the first page of `minimal=true` passed the engine
+ * timeout once and ended the run.
+ */
+async function getJson<T>(url: string, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(url);
+    if (res.ok) return (await res.json()) as T;
+    const body = (await res.text()).slice(0, 300);
+    if (res.status !== 503 || attempt >= attempts) throw new Error(`GET ${url}: ${res.status} ${body}`);
+    const wait = Number(res.headers.get('retry-after')) || 5;
+    log(`  GET ${url}: 503, asked again in ${wait} s (${attempt} of ${attempts - 1})`);
+    await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+  }
 }
 
 async function freePort(): Promise<number> {
