@@ -184,6 +184,8 @@ const env = {
   LOG_LEVEL: 'warn',
 };
 const mb = (bytes: number) => Math.round(bytes / 1e6);
+// Stopped however the run ends: a run that threw once left its API serving on a random port.
+let apiChild: ChildProcess | undefined;
 try {
   log(`load average before: ${load()}`);
   const dataset = await ensureSyntheticDataset(SERVICES, Number(values.seed), log);
@@ -198,6 +200,7 @@ try {
   const importLoad = load();
 
   const api = await serve({ ...env, GEOCODERS: 'postcode-index' });
+  apiChild = api.child;
   const words = ['food', 'advice', 'housing', 'health', 'support', 'debt', 'carers', 'youth'];
   // Current postcodes of the ONSPD sample, across Aberdeen.
   const postcodes = ['AB10 1AB', 'AB11 5AA', 'AB12 3AA', 'AB13 0AA', 'AB14 0AB', 'AB15 4AA', 'AB16 5AF'];
@@ -405,5 +408,6 @@ try {
   if (!process.env.BENCH_KEEP)
     await fetch(`${engine.url}/${PREFIX}-*?expand_wildcards=all`, { method: 'DELETE' });
 } finally {
+  if (apiChild?.exitCode === null) apiChild.kill('SIGTERM');
   await engine.stop();
 }
