@@ -77,8 +77,12 @@ async function createBuildIndex(engine: Engine, index: string, body: Record<stri
     await engineCall(`create index ${index}`, () => engine.client.indices.create({ index, body }));
   } catch (error) {
     if (!isAlreadyExists(error)) throw error;
+    // The client waits past the engine's own 60 s, as the other health waits here do.
     await engineCall(`wait for index ${index}`, () =>
-      engine.client.cluster.health({ index, wait_for_status: 'yellow', timeout: '60s' }),
+      engine.client.cluster.health(
+        { index, wait_for_status: 'yellow', timeout: '60s' },
+        maintenanceRequest(engine, 70_000),
+      ),
     );
   }
 }
