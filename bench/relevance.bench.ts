@@ -25,13 +25,10 @@ import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { createApp } from '../src/api/app.ts';
 import { createGeocoder } from '../src/api/geocoding.ts';
-import { loadConfig } from '../src/config.ts';
-import { createEngine } from '../src/engine/index.ts';
-import { loadVocabulary } from '../src/index-mapping/vocabulary-files.ts';
 import { writeReadIndices } from '../src/ingest/read-indices.writer.ts';
 import { createEmbedder, type Embedder, similarity } from '../src/semantic/embedder.ts';
 import { openUnderstanding } from '../src/semantic/index.ts';
-import { type BenchEngine, benchEngineSettings, dropIndices, openBenchEngine } from './lib/bench-engine.ts';
+import { type BenchEngine, dropIndices, openBenchEngine, serverEngine } from './lib/bench-engine.ts';
 import { formatTable, writeResults } from './lib/results.ts';
 import { K, type QueryScore, type Summary, scoreQuery } from './relevance/metrics.ts';
 import type { Corpus } from './relevance/records.ts';
@@ -83,21 +80,7 @@ async function scoreSet(
   embedder: Embedder | undefined,
 ): Promise<{ prefix: string; scores: QueryScore[]; byRanking?: ServiceMeaningScores }> {
   const prefix = `bench-relevance-${set.name}-${randomBytes(3).toString('hex')}`;
-  const config = loadConfig({
-    ...process.env,
-    LOG_LEVEL: 'silent',
-    OPENSEARCH_URL: served.url,
-    INDEX_PREFIX: prefix,
-  });
-  // The vocabulary the configuration asks for (SYNONYMS_FILE, SEARCH_VOCABULARY=none), as a server's.
-  const synonyms = loadVocabulary({
-    shipped: config.SEARCH_VOCABULARY === 'shipped',
-    file: config.SYNONYMS_FILE,
-  });
-  const engine = createEngine(
-    { ...benchEngineSettings(served.url, prefix), synonyms },
-    pino({ level: 'warn' }),
-  );
+  const { config, engine } = serverEngine(served.url, prefix);
   try {
     const records = corpusRecords(set.corpus);
     await writeReadIndices(engine, {

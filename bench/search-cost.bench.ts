@@ -19,15 +19,12 @@
  */
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { loadConfig } from '../src/config.ts';
-import { createEngine } from '../src/engine/index.ts';
 import { F } from '../src/index-mapping/fields.ts';
 import type { QueryDsl } from '../src/index-mapping/search.query.ts';
 import { searchPageBody } from '../src/index-mapping/search.query.ts';
 import { buildServiceSearch } from '../src/index-mapping/service-search.query.ts';
-import { loadVocabulary } from '../src/index-mapping/vocabulary-files.ts';
 import { openUnderstanding } from '../src/semantic/index.ts';
-import { benchEngineSettings, openBenchEngine } from './lib/bench-engine.ts';
+import { openBenchEngine, serverEngine } from './lib/bench-engine.ts';
 import { formatTable, median, writeResults } from './lib/results.ts';
 
 const { values } = parseArgs({
@@ -71,20 +68,7 @@ const FORMS: Form[] = [
 const log = (line: string) => console.log(line);
 const bench = await openBenchEngine(log);
 try {
-  const config = loadConfig({
-    ...process.env,
-    LOG_LEVEL: 'silent',
-    OPENSEARCH_URL: bench.url,
-    INDEX_PREFIX: PREFIX,
-  });
-  const synonyms = loadVocabulary({
-    shipped: config.SEARCH_VOCABULARY === 'shipped',
-    file: config.SYNONYMS_FILE,
-  });
-  const engine = createEngine(
-    { ...benchEngineSettings(bench.url, PREFIX), synonyms },
-    pino({ level: 'warn' }),
-  );
+  const { config, engine } = serverEngine(bench.url, PREFIX);
   const understanding = await openUnderstanding(config, engine, pino({ level: 'warn' }));
   const index = engine.name('services');
   const count = (await (await fetch(`${bench.url}/${index}/_count`)).json()) as { count?: number };

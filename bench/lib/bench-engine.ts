@@ -4,7 +4,9 @@
  */
 import pino from 'pino';
 import { killNode, restartNode, startEngine, stopEngine } from '../../local-engine/local-engine.ts';
+import { type Config, loadConfig } from '../../src/config.ts';
 import { createEngine, type Engine, type EngineSettings } from '../../src/engine/index.ts';
+import { loadVocabulary } from '../../src/index-mapping/vocabulary-files.ts';
 
 export type BenchEngine = {
   /** The first node's URL (what a benchmark's own engine requests go to). */
@@ -56,6 +58,27 @@ export function benchEngineSettings(url: string, prefix: string): EngineSettings
 
 export const createBenchEngine = (url: string, prefix: string): Engine =>
   createEngine(benchEngineSettings(url, prefix), pino({ level: process.env.LOG_LEVEL ?? 'warn' }));
+
+/**
+ * The configuration and engine handle a server would have under the prefix: the environment's
+ * settings, and the search vocabulary they ask for (SYNONYMS_FILE, SEARCH_VOCABULARY=none).
+ */
+export function serverEngine(url: string, prefix: string): { config: Config; engine: Engine } {
+  const config = loadConfig({
+    ...process.env,
+    LOG_LEVEL: 'silent',
+    OPENSEARCH_URL: url,
+    INDEX_PREFIX: prefix,
+  });
+  const synonyms = loadVocabulary({
+    shipped: config.SEARCH_VOCABULARY === 'shipped',
+    file: config.SYNONYMS_FILE,
+  });
+  return {
+    config,
+    engine: createEngine({ ...benchEngineSettings(url, prefix), synonyms }, pino({ level: 'warn' })),
+  };
+}
 
 /** Removes every index under the prefix. */
 export async function dropIndices(engine: Engine): Promise<void> {
