@@ -327,6 +327,15 @@ export const configSchema = z.object({
     .describe(
       'Days the search report keeps its counts (per day and search text, no personal data); 0: no search is recorded.',
     ),
+  SEARCH_LOG_MIN_DAYS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(366)
+    .default(3)
+    .describe(
+      'Distinct days a (redacted) search text must be searched on before the search log stores it; until then only its counts and a hash are kept.',
+    ),
   SEARCH_MEANING: z
     .enum(['on', 'off'])
     .default('on')

@@ -52,6 +52,7 @@ export async function run(args: string[]): Promise<number> {
   try {
     const report = {
       retention_days: runtime.config.SEARCH_LOG_RETENTION_DAYS,
+      min_days: runtime.config.SEARCH_LOG_MIN_DAYS,
       ...(await readSearchReport(runtime.engine, { days, limit })),
     };
     console.log(values.json ? JSON.stringify(report, null, 2) : formatSearchReport(report));

@@ -79,7 +79,11 @@ export async function serveCommand(options: ServeOptions) {
   // Search counts are written with the runtime's handle too: a write, kept apart from the readers' breaker.
   const searchLog =
     config.SEARCH_LOG_RETENTION_DAYS > 0
-      ? createSearchRecorder(runtime.engine, { retentionDays: config.SEARCH_LOG_RETENTION_DAYS, logger })
+      ? createSearchRecorder(runtime.engine, {
+          retentionDays: config.SEARCH_LOG_RETENTION_DAYS,
+          minDays: config.SEARCH_LOG_MIN_DAYS,
+          logger,
+        })
       : undefined;
   // Change webhooks: every server runs a worker; the holder of the `webhooks` lease delivers. It
   // takes the runtime's handle (no readers' breaker): delivery is background work, like a write.

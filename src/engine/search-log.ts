@@ -14,11 +14,16 @@ import {
   type SearchLogDocument,
   type SearchReport,
   type SearchReportAggregations,
+  type SearchText,
+  type SearchTextRule,
+  searchLogAddedFields,
   searchLogMapping,
   searchLogPruneQuery,
   searchLogUpsert,
   searchReportPeriod,
+  searchTextIds,
   toSearchReport,
+  unredactedSearchLogQuery,
   utcDay,
 } from '../index-mapping/search-log.document.ts';
 import { type Engine, engineCall } from './engine.ts';
@@ -29,9 +34,21 @@ export const searchLogIndex = (engine: Engine) => engine.name(SEARCH_LOG_INDEX);
 
 const ensured = new WeakSet<Engine>();
 
+/**
+ * Creates the index, or brings an older one up to date: its mapping gains the fields added since,
+ * and the per-day texts an older server stored as typed are deleted, so that what is kept is only
+ * what this server would keep.
+ */
 async function ensureSearchLogIndex(engine: Engine): Promise<void> {
   if (ensured.has(engine)) return;
-  await createSmallIndex(engine, searchLogIndex(engine), searchLogMapping, 'search log');
+  const index = searchLogIndex(engine);
+  const created = await createSmallIndex(engine, index, searchLogMapping, 'search log');
+  if (!created) {
+    await engineCall('update the search log mapping', () =>
+      engine.client.indices.putMapping({ index, body: searchLogAddedFields }),
+    );
+    await pruneSmallIndex(engine, 'delete unredacted search texts', index, unredactedSearchLogQuery);
+  }
   ensured.add(engine);
 }
 
@@ -46,6 +63,7 @@ const BULK_DOCUMENTS = 1000;
 export async function addToSearchLog(
   engine: Engine,
   docs: readonly SearchLogDocument[],
+  rule: SearchTextRule,
 ): Promise<SearchLogDocument[]> {
   if (docs.length === 0) return [];
   await ensureSearchLogIndex(engine);
@@ -57,7 +75,7 @@ export async function addToSearchLog(
       const { body } = await engineCall('add to the search log', () =>
         engine.client.bulk(
           {
-            body: chunk.flatMap((doc) => searchLogUpsert(index, doc)) as Record<string, unknown>[],
+            body: chunk.flatMap((doc) => searchLogUpsert(index, doc, rule)) as Record<string, unknown>[],
             filter_path: ['errors', 'items.*.status'],
           },
           { maxRetries: 0 },
@@ -88,16 +106,33 @@ export async function readSearchReport(
         body: buildSearchReportSearch(period, options.limit),
       } as never),
     );
-    return toSearchReport(
-      period,
-      (body as unknown as { aggregations: SearchReportAggregations }).aggregations,
-    );
+    const { aggregations } = body as unknown as { aggregations: SearchReportAggregations };
+    return toSearchReport(period, aggregations, await readSearchTexts(engine, searchTextIds(aggregations)));
   } catch (error) {
     // Nothing was ever recorded: no index.
     if (error instanceof EngineNotFoundError) return toSearchReport(period, undefined);
     throw error;
   }
 }
+
+/** The text documents of `ids`, by hash (a text never stored is absent). */
+async function readSearchTexts(engine: Engine, ids: string[]): Promise<Map<string, SearchText>> {
+  if (ids.length === 0) return new Map();
+  const { body } = await engineCall('read the search texts', () =>
+    engine.client.mget({
+      index: searchLogIndex(engine),
+      body: { ids },
+      _source_includes: ['hash', 'query', 'days'],
+    }),
+  );
+  const docs = (body as unknown as { docs: { found?: boolean; _source?: SearchText & { hash: string } }[] })
+    .docs;
+  return new Map(docs.flatMap((d) => (d.found && d._source ? [[d._source.hash, d._source] as const] : [])));
+}
+
+/** The first day whose searches are kept, for `retentionDays` ending on the day of `now`. */
+export const firstKeptDay = (retentionDays: number, now: number) =>
+  utcDay(now - (retentionDays - 1) * DAY_MS);
 
 /** Removes the days before the last `retentionDays` (today counts as one); returns how many documents went. */
 export async function pruneSearchLog(
@@ -109,7 +144,7 @@ export async function pruneSearchLog(
     engine,
     'prune the search log',
     searchLogIndex(engine),
-    searchLogPruneQuery(utcDay(now - (retentionDays - 1) * DAY_MS)),
+    searchLogPruneQuery(firstKeptDay(retentionDays, now)),
   );
 }
 

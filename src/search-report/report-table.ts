@@ -16,20 +16,27 @@ function table<Row>(rows: readonly Row[], columns: readonly Column<Row>[]): stri
 }
 
 // The same columns in each list; each list is ranked by its own count.
-const queryColumns: Column<SearchReportQuery>[] = [
+const queryColumns = (minDays: number): Column<SearchReportQuery>[] => [
   { title: 'searches', value: (q) => q.searches },
   { title: 'found nothing', value: (q) => q.zero_results },
   { title: 'relaxed', value: (q) => q.relaxed },
-  { title: 'query', value: (q) => q.query, left: true },
+  { title: 'days', value: (q) => q.days },
+  {
+    title: 'query',
+    value: (q) => q.query ?? `(held back until searched on ${minDays} days)`,
+    left: true,
+  },
 ];
 
-const queries = (title: string, rows: readonly SearchReportQuery[]) => [
+type Report = SearchReport & { retention_days: number; min_days: number };
+
+const queries = (report: Report, title: string, rows: readonly SearchReportQuery[]) => [
   '',
   title,
-  ...(rows.length === 0 ? ['  (none)'] : table(rows, queryColumns)),
+  ...(rows.length === 0 ? ['  (none)'] : table(rows, queryColumns(report.min_days))),
 ];
 
-export function formatSearchReport(report: SearchReport & { retention_days: number }): string {
+export function formatSearchReport(report: Report): string {
   const { totals } = report;
   const lines = [
     `Search report, ${report.from} to ${report.to} (${report.days} day${report.days === 1 ? '' : 's'}, UTC)` +
@@ -37,6 +44,7 @@ export function formatSearchReport(report: SearchReport & { retention_days: numb
         ? `; counts are kept ${report.retention_days} days`
         : '; SEARCH_LOG_RETENTION_DAYS=0: searches are not being recorded'),
     `${totals.searches} searches, ${totals.zero_results} found nothing, ${totals.relaxed} relaxed; ${totals.distinct_queries} distinct texts`,
+    `Texts are redacted, and shown once searched on ${report.min_days} distinct day${report.min_days === 1 ? '' : 's'} (SEARCH_LOG_MIN_DAYS)`,
   ];
   if (totals.dropped > 0)
     lines.push(
@@ -51,12 +59,13 @@ export function formatSearchReport(report: SearchReport & { retention_days: numb
       { title: 'relaxed', value: (d) => d.relaxed },
       { title: 'texts', value: (d) => d.distinct_queries },
     ]),
-    ...queries('Top queries', report.top_queries),
+    ...queries(report, 'Top queries', report.top_queries),
     ...queries(
+      report,
       'Queries that found nothing (rules for SYNONYMS_FILE, then `npx hsds synonyms reload`)',
       report.zero_result_queries,
     ),
-    ...queries('Queries relaxed to find something', report.relaxed_queries),
+    ...queries(report, 'Queries relaxed to find something', report.relaxed_queries),
   );
   return lines.join('\n');
 }

@@ -5,7 +5,12 @@
  * implements the API's `SearchLog` (src/api/types.ts), which is all a route sees of it.
  *
  * What it is given is all it can keep: the text and two flags. No address, token, user agent,
- * time of day, filters or ids reach it.
+ * time of day, filters or ids reach it. And it keeps less than it is given: the text is redacted
+ * at once (search-redaction.ts: e-mail addresses, phone numbers, runs of digits, house number and
+ * street, the inward half of a postcode), and the engine stores the redacted text only once it
+ * has been searched on `minDays` distinct days (until then, only a hash of it with its counts):
+ * what one person typed once, a name for instance, which no pattern can tell from a word, is
+ * never stored.
  *
  * Recording never slows or fails a search: `record` is synchronous, does a map update and never
  * throws; writing happens on a timer, and a failed write keeps its counts for the next one. Memory
@@ -14,13 +19,15 @@
  */
 import type { Logger } from 'pino';
 import type { Engine } from '../engine/index.ts';
-import { addToSearchLog, pruneSearchLog } from '../engine/search-log.ts';
+import { addToSearchLog, firstKeptDay, pruneSearchLog } from '../engine/search-log.ts';
 import {
   type SearchDayCounts,
   type SearchLogDocument,
+  searchTextHash,
   utcDay,
 } from '../index-mapping/search-log.document.ts';
 import { MAX_SEARCH_CHARS } from '../index-mapping/text.query.ts';
+import { redactSearch } from './search-redaction.ts';
 
 /** What a route tells the recorder about one search. */
 export type SearchOutcome = {
@@ -33,6 +40,11 @@ export type SearchOutcome = {
 export type SearchRecorderOptions = {
   /** Days kept (SEARCH_LOG_RETENTION_DAYS); older days are pruned at a flush, once a day. */
   retentionDays: number;
+  /**
+   * Distinct days a text must be searched on before the engine stores it (SEARCH_LOG_MIN_DAYS,
+   * default 3); 1 stores every redacted text at once.
+   */
+  minDays?: number;
   logger: Logger;
   /** How often counts are written (default 10 s). */
   flushIntervalMs?: number;
@@ -60,14 +72,16 @@ export function normaliseSearch(search: string): string {
 type Held = {
   days: Map<string, SearchDayCounts>;
   queries: Map<string, SearchLogDocument & { kind: 'query' }>;
+  texts: Map<string, SearchLogDocument & { kind: 'text' }>;
 };
 
-const emptyHeld = (): Held => ({ days: new Map(), queries: new Map() });
+const emptyHeld = (): Held => ({ days: new Map(), queries: new Map(), texts: new Map() });
 
 export function createSearchRecorder(engine: Engine, options: SearchRecorderOptions): SearchRecorder {
   const { logger, retentionDays } = options;
   const now = options.now ?? Date.now;
   const maxQueries = options.maxQueries ?? 10_000;
+  const minDays = options.minDays ?? 3;
   let held = emptyHeld();
   let stopped = false;
   let lastPruned: string | undefined;
@@ -90,7 +104,12 @@ export function createSearchRecorder(engine: Engine, options: SearchRecorderOpti
       for (const f of ['searches', 'zero_results', 'relaxed', 'dropped'] as const) counts[f] += doc[f];
       return;
     }
-    const key = `${doc.day}\n${doc.query}`;
+    const key = `${doc.day}\n${doc.hash}`;
+    if (doc.kind === 'text') {
+      // Written again whenever it fails: adding a day to a set twice is adding it once.
+      if (h.texts.has(key) || h.texts.size < maxQueries) h.texts.set(key, doc);
+      return;
+    }
     const found = h.queries.get(key);
     if (found) {
       found.searches += doc.searches;
@@ -106,8 +125,9 @@ export function createSearchRecorder(engine: Engine, options: SearchRecorderOpti
   function record(search: string, outcome: SearchOutcome) {
     if (stopped || retentionDays <= 0) return;
     try {
-      const query = normaliseSearch(search);
+      const query = redactSearch(normaliseSearch(search));
       if (!query) return;
+      const hash = searchTextHash(query);
       const counts = {
         searches: 1,
         zero_results: outcome.total === 0 ? 1 : 0,
@@ -115,7 +135,9 @@ export function createSearchRecorder(engine: Engine, options: SearchRecorderOpti
       };
       const day = utcDay(now());
       hold(held, { kind: 'day', day, ...counts, dropped: 0 });
-      hold(held, { kind: 'query', day, query, ...counts });
+      hold(held, { kind: 'query', day, hash, ...counts });
+      // The text goes with its counts: not when the cap dropped them.
+      if (held.queries.has(`${day}\n${hash}`)) hold(held, { kind: 'text', day, hash, query });
     } catch (error) {
       logger.warn({ err: error }, 'search not recorded');
     }
@@ -127,8 +149,10 @@ export function createSearchRecorder(engine: Engine, options: SearchRecorderOpti
     const docs: SearchLogDocument[] = [
       ...[...taken.days].map(([day, counts]): SearchLogDocument => ({ kind: 'day', day, ...counts })),
       ...taken.queries.values(),
+      ...taken.texts.values(),
     ];
-    const failed = await addToSearchLog(engine, docs).catch(() => docs);
+    const rule = { minDays, firstKept: firstKeptDay(retentionDays, now()) };
+    const failed = await addToSearchLog(engine, docs, rule).catch(() => docs);
     // Kept for the next flush, with what arrived meanwhile (the cap still holds).
     for (const doc of failed) hold(held, doc);
     if (failed.length > 0 && !failing)

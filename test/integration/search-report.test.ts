@@ -19,13 +19,15 @@ import { fixtureService, seedReadIndices } from '../support/seed.ts';
 
 const engine = createTestEngine('search-report');
 const ADMIN_TOKEN = 'admin-token-for-the-search-report';
-// Flushed by the tests themselves: the timer would only add waiting.
+// Flushed by the tests themselves: the timer would only add waiting. Texts are stored from their
+// first day here (the days rule has its own test: search-report-privacy.test.ts).
 const recorder = createSearchRecorder(engine, {
   retentionDays: 90,
+  minDays: 1,
   logger: testLogger,
   flushIntervalMs: 3_600_000,
 });
-const app = createTestApp(engine, { ADMIN_TOKEN }, { searchLog: recorder });
+const app = createTestApp(engine, { ADMIN_TOKEN, SEARCH_LOG_MIN_DAYS: '1' }, { searchLog: recorder });
 
 const fixtures = {
   foodBank: fixtureService('Harbour Food Bank', 'Emergency parcels for people in crisis.', {
@@ -121,10 +123,12 @@ describe('the search report', () => {
 
     const r = await report();
     expect(r.retention_days).toBe(90);
-    expect(r.zero_result_queries).toEqual([{ query: 'zorbly', searches: 2, zero_results: 2, relaxed: 0 }]);
+    expect(r.zero_result_queries).toEqual([
+      { query: 'zorbly', days: 1, searches: 2, zero_results: 2, relaxed: 0 },
+    ]);
     expect(r.top_queries).toEqual([
-      { query: 'zorbly', searches: 2, zero_results: 2, relaxed: 0 },
-      { query: 'food bank', searches: 1, zero_results: 0, relaxed: 0 },
+      { query: 'zorbly', days: 1, searches: 2, zero_results: 2, relaxed: 0 },
+      { query: 'food bank', days: 1, searches: 1, zero_results: 0, relaxed: 0 },
     ]);
     expect(r.relaxed_queries).toEqual([]);
     expect(r.totals).toEqual({ searches: 3, zero_results: 2, relaxed: 0, dropped: 0, distinct_queries: 2 });
@@ -144,10 +148,20 @@ describe('the search report', () => {
       body: { size: 100, query: { match_all: {} } },
     });
     const stored = body.hits.hits.map((h) => h._source as Record<string, unknown>);
-    expect(stored.length).toBe(3); // one day, two texts
+    expect(stored.length).toBe(5); // one day, two texts' counts, the two texts
     for (const doc of stored)
       for (const key of Object.keys(doc))
-        expect(['kind', 'day', 'query', 'searches', 'zero_results', 'relaxed', 'dropped']).toContain(key);
+        expect([
+          'kind',
+          'day',
+          'days',
+          'hash',
+          'query',
+          'searches',
+          'zero_results',
+          'relaxed',
+          'dropped',
+        ]).toContain(key);
     const raw = JSON.stringify(body.hits.hits);
     for (const marker of [
       '203.0.113',
@@ -180,6 +194,7 @@ describe('the search report', () => {
   it('adds up the counts of several servers flushing at once', async () => {
     const other = createSearchRecorder(engine, {
       retentionDays: 90,
+      minDays: 1,
       logger: testLogger,
       flushIntervalMs: 3_600_000,
     });
@@ -189,7 +204,7 @@ describe('the search report', () => {
     }
     await Promise.all([recorder.flush(), other.stop()]);
     const counted = (await report()).top_queries.find((q) => q.query === 'night shelter');
-    expect(counted).toEqual({ query: 'night shelter', searches: 10, zero_results: 0, relaxed: 5 });
+    expect(counted).toEqual({ query: 'night shelter', days: 1, searches: 10, zero_results: 0, relaxed: 5 });
   });
 });
 
@@ -212,6 +227,6 @@ describe("the operator's loop", () => {
     await flushed();
     const table = await hsds(['search-report', '--days', '1']);
     expect(table.code, table.stderr).toBe(0);
-    expect(table.stdout).toMatch(/^\s+2\s+1\s+0\s+tucker$/m);
+    expect(table.stdout).toMatch(/^\s+2\s+1\s+0\s+1\s+tucker$/m);
   });
 });

@@ -24,9 +24,13 @@ const counts = {
 
 const querySchema = z
   .object({
-    query: z.string().openapi({
-      description: 'The search text as counted: lower case, spaces collapsed, at most 500 characters.',
-      example: 'food bank',
+    query: z.string().nullable().openapi({
+      description:
+        'The search text as counted: lower case, spaces collapsed, at most 500 characters, identifiers replaced by a label (`[email]`, `[phone]`, `[number]`, `[address]`, `[postcode b12]`). Null while the text is held back: searched on fewer distinct days than `min_days`, it is not stored, only its counts.',
+      example: 'food bank [postcode b12]',
+    }),
+    days: z.number().int().openapi({
+      description: 'Distinct days the text was searched on, within the retention period.',
     }),
     ...counts,
   })
@@ -50,6 +54,10 @@ const reportSchema = z
       description:
         "Days the search log keeps (this server's SEARCH_LOG_RETENTION_DAYS); 0: this server records nothing.",
     }),
+    min_days: z.number().int().openapi({
+      description:
+        "Distinct days a text must be searched on before it is stored and shown (this server's SEARCH_LOG_MIN_DAYS).",
+    }),
     totals: z.object(dayCounts).openapi({ description: 'The whole period.' }),
     per_day: z
       .array(z.object({ day: z.string().openapi({ format: 'date' }), ...dayCounts }))
@@ -72,7 +80,7 @@ const searchReportRoute = createRoute({
   tags: ['operations'],
   summary: 'What people searched for: top queries, queries that found nothing, relaxed queries, per day.',
   description:
-    'Aggregated search analytics with no personal data. For each search made on `/services` and `/service_at_locations` (GET or POST, page 1 of a JSON page), the server counts only its normalised text, its UTC day, whether it found nothing and whether it was relaxed: never an address, token, user agent, time of day, filter or id. Counts are kept per day and text for SEARCH_LOG_RETENTION_DAYS days (90 by default; 0 records nothing), written every 10 s, so a search shows here within about 10 s. The same report: `npx hsds search-report`.',
+    'Aggregated search analytics with no personal data. For each search made on `/services` and `/service_at_locations` (GET or POST, page 1 of a JSON page), the server counts only its normalised text, its UTC day, whether it found nothing and whether it was relaxed: never an address, token, user agent, time of day, filter or id. The text is redacted before anything is stored (e-mail addresses, phone numbers, runs of 6 or more digits, house number and street, the inward half of a postcode), and stored only once searched on SEARCH_LOG_MIN_DAYS distinct days (3 by default); until then a text appears with `query: null` and its counts. Counts are kept per day and text for SEARCH_LOG_RETENTION_DAYS days (90 by default; 0 records nothing), written every 10 s, so a search shows here within about 10 s. The same report: `npx hsds search-report`.',
   security: ADMIN_SECURITY,
   request: {
     query: z.object({
@@ -101,6 +109,9 @@ export function registerSearchReportRoute(app: App) {
     const { days = REPORT_DAYS.default, limit = REPORT_QUERIES.default } = c.req.valid('query');
     const { engine, config } = c.get('deps');
     const report = await readSearchReport(engine, { days, limit });
-    return c.json({ retention_days: config.SEARCH_LOG_RETENTION_DAYS, ...report }, 200);
+    return c.json(
+      { retention_days: config.SEARCH_LOG_RETENTION_DAYS, min_days: config.SEARCH_LOG_MIN_DAYS, ...report },
+      200,
+    );
   });
 }

@@ -4,6 +4,8 @@ import {
   type SearchReportAggregations,
   searchLogId,
   searchReportPeriod,
+  searchTextHash,
+  searchTextIds,
   toSearchReport,
 } from '../../../src/index-mapping/search-log.document.ts';
 
@@ -55,7 +57,7 @@ describe('the search report query', () => {
             "aggs": {
               "distinct": {
                 "cardinality": {
-                  "field": "query",
+                  "field": "hash",
                   "precision_threshold": 40000,
                 },
               },
@@ -86,7 +88,7 @@ describe('the search report query', () => {
                       },
                     },
                     "terms": {
-                      "field": "query",
+                      "field": "hash",
                       "order": [
                         {
                           "relaxed": "desc",
@@ -126,7 +128,7 @@ describe('the search report query', () => {
                   },
                 },
                 "terms": {
-                  "field": "query",
+                  "field": "hash",
                   "order": [
                     {
                       "searches": "desc",
@@ -159,7 +161,7 @@ describe('the search report query', () => {
                       },
                     },
                     "terms": {
-                      "field": "query",
+                      "field": "hash",
                       "order": [
                         {
                           "zero_results": "desc",
@@ -211,7 +213,7 @@ describe('the search report query', () => {
       dropped: { value: 0 },
     });
     const query = (text: string, searches: number, zero: number) => ({
-      key: text,
+      key: searchTextHash(text),
       searches: { value: searches },
       zero_results: { value: zero },
       relaxed: { value: 0 },
@@ -231,7 +233,16 @@ describe('the search report query', () => {
         relaxed: { q: { buckets: [] } },
       },
     };
-    const report = toSearchReport(searchReportPeriod(3, now), aggs);
+    // Food bank was searched on 3 days and stored; zorbly on one, held back.
+    expect(searchTextIds(aggs)).toEqual([
+      `text:${searchTextHash('food bank')}`,
+      `text:${searchTextHash('zorbly')}`,
+    ]);
+    const texts = new Map([
+      [searchTextHash('food bank'), { query: 'food bank', days: ['2025-03-01', '2025-03-05', '2025-03-07'] }],
+      [searchTextHash('zorbly'), { days: ['2025-03-05'] }],
+    ]);
+    const report = toSearchReport(searchReportPeriod(3, now), aggs, texts);
     expect(report.per_day.map((d) => [d.day, d.searches, d.zero_results, d.distinct_queries])).toEqual([
       ['2025-03-05', 4, 1, 2],
       ['2025-03-06', 0, 0, 0],
@@ -245,15 +256,22 @@ describe('the search report query', () => {
       distinct_queries: 3,
     });
     expect(report.zero_result_queries).toEqual([
-      { query: 'zorbly', searches: 1, zero_results: 1, relaxed: 0 },
+      { query: null, days: 1, searches: 1, zero_results: 1, relaxed: 0 },
     ]);
+    expect(report.top_queries[0]).toEqual({
+      query: 'food bank',
+      days: 3,
+      searches: 5,
+      zero_results: 0,
+      relaxed: 0,
+    });
     expect(toSearchReport(searchReportPeriod(1, now), undefined).per_day).toEqual([
       { day: '2025-03-07', searches: 0, zero_results: 0, relaxed: 0, dropped: 0, distinct_queries: 0 },
     ]);
   });
 
   it('keys a text by a hash, so a 500-character text makes a short id', () => {
-    const id = searchLogId({ kind: 'query', day: '2025-03-07', query: 'x'.repeat(500) });
+    const id = searchLogId({ kind: 'query', day: '2025-03-07', hash: searchTextHash('x'.repeat(500)) });
     expect(id).toMatch(/^query:2025-03-07:[\w-]{32}$/);
     expect(searchLogId({ kind: 'day', day: '2025-03-07' })).toBe('day:2025-03-07');
   });

@@ -9,6 +9,7 @@ import { gunzipSync } from 'node:zlib';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../../src/engine/index.ts';
+import { searchTextHash } from '../../../src/index-mapping/search-log.document.ts';
 import {
   createSearchRecorder,
   normaliseSearch,
@@ -61,7 +62,7 @@ let engine: Engine;
 let recorder: SearchRecorder | undefined;
 let clock = Date.parse('2025-03-01T23:59:00Z');
 
-function open(options: { maxQueries?: number; retentionDays?: number } = {}) {
+function open(options: { maxQueries?: number; retentionDays?: number; minDays?: number } = {}) {
   engine = createEngine(
     { url, requestTimeoutMs: 2000, prefix: 't', shards: 1, replicas: 0, maxRetries: 0 },
     logger,
@@ -71,6 +72,7 @@ function open(options: { maxQueries?: number; retentionDays?: number } = {}) {
     logger,
     flushIntervalMs: 3_600_000,
     ...(options.maxQueries === undefined ? {} : { maxQueries: options.maxQueries }),
+    ...(options.minDays === undefined ? {} : { minDays: options.minDays }),
     now: () => clock,
   });
   return recorder;
@@ -95,6 +97,15 @@ const upserts = () =>
     )
     .map((line) => (JSON.parse(line) as { upsert: Record<string, unknown> }).upsert);
 
+/** Every bulk body sent, as one string: what reached the engine in any form. */
+const sent = () =>
+  seen
+    .filter((r) => r.path.startsWith('/_bulk'))
+    .map((r) => r.body)
+    .join('\n');
+
+const hash = searchTextHash;
+
 describe('normaliseSearch', () => {
   it('counts one text whatever its case and spacing, within the API length', () => {
     expect(normaliseSearch('  Food\t BANK \n')).toBe('food bank');
@@ -117,10 +128,27 @@ describe('the search recorder', () => {
     expect(upserts()).toEqual([
       { kind: 'day', day: '2025-03-01', searches: 3, zero_results: 2, relaxed: 1, dropped: 0 },
       { kind: 'day', day: '2025-03-02', searches: 1, zero_results: 1, relaxed: 0, dropped: 0 },
-      { kind: 'query', day: '2025-03-01', query: 'food bank', searches: 2, zero_results: 1, relaxed: 1 },
-      { kind: 'query', day: '2025-03-01', query: 'zorbly', searches: 1, zero_results: 1, relaxed: 0 },
-      { kind: 'query', day: '2025-03-02', query: 'zorbly', searches: 1, zero_results: 1, relaxed: 0 },
+      { kind: 'query', day: '2025-03-01', hash: hash('food bank'), searches: 2, zero_results: 1, relaxed: 1 },
+      { kind: 'query', day: '2025-03-01', hash: hash('zorbly'), searches: 1, zero_results: 1, relaxed: 0 },
+      { kind: 'query', day: '2025-03-02', hash: hash('zorbly'), searches: 1, zero_results: 1, relaxed: 0 },
+      // A text document is created without its text: one day is fewer than the 3 it needs.
+      { kind: 'text', day: '2025-03-01', hash: hash('food bank'), days: ['2025-03-01'] },
+      { kind: 'text', day: '2025-03-01', hash: hash('zorbly'), days: ['2025-03-01'] },
+      { kind: 'text', day: '2025-03-02', hash: hash('zorbly'), days: ['2025-03-02'] },
     ]);
+    // The engine's script stores the text once its days reach the threshold, and forgets days
+    // past the retention.
+    const textUpdate = sent()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { script?: { params: Record<string, unknown> } })
+      .filter((line) => line.script?.params.min_days !== undefined);
+    expect(textUpdate[0]?.script?.params).toEqual({
+      day: '2025-03-01',
+      query: 'food bank',
+      min_days: 3,
+      first_kept: '2025-02-01', // the flush runs on 2 March: 30 days ending then
+    });
     // A scripted increment, so several servers' counts add up.
     const update = seen.find((s) => s.path.startsWith('/_bulk'))!.body.split('\n')[1]!;
     expect(JSON.parse(update).script.params).toEqual({
@@ -139,10 +167,12 @@ describe('the search recorder', () => {
     const r = open({ maxQueries: 2 });
     for (const text of ['a', 'b', 'a', 'c', 'd']) r.record(text, { total: 1 });
     await r.flush();
-    expect(upserts().map((d) => d.query ?? `day dropped ${d.dropped} of ${d.searches}`)).toEqual([
+    expect(upserts().map((d) => d.hash ?? `day dropped ${d.dropped} of ${d.searches}`)).toEqual([
       'day dropped 2 of 5',
-      'a',
-      'b',
+      hash('a'),
+      hash('b'),
+      hash('a'),
+      hash('b'),
     ]);
   });
 
@@ -157,8 +187,51 @@ describe('the search recorder', () => {
     await r.flush();
     expect(upserts()).toEqual([
       { kind: 'day', day: '2025-03-01', searches: 2, zero_results: 2, relaxed: 0, dropped: 0 },
-      { kind: 'query', day: '2025-03-01', query: 'zorbly', searches: 2, zero_results: 2, relaxed: 0 },
+      { kind: 'query', day: '2025-03-01', hash: hash('zorbly'), searches: 2, zero_results: 2, relaxed: 0 },
+      { kind: 'text', day: '2025-03-01', hash: hash('zorbly'), days: ['2025-03-01'] },
     ]);
+  });
+
+  it('stores a text at once with SEARCH_LOG_MIN_DAYS=1, and always redacted', async () => {
+    const r = open({ minDays: 1 });
+    r.record('Food bank B12 9AA', { total: 1 });
+    await r.flush();
+    expect(upserts().at(-1)).toEqual({
+      kind: 'text',
+      day: '2025-03-01',
+      hash: hash('food bank [postcode b12]'),
+      days: ['2025-03-01'],
+      query: 'food bank [postcode b12]',
+    });
+  });
+
+  it('sends the engine no identifier a person typed, in any form', async () => {
+    const r = open({ minDays: 1 });
+    const typed = [
+      'Jane Doe jane.doe@example.org',
+      'call 07700 900123',
+      '+44 7700 900123',
+      '(305) 555-1234',
+      'NHS 943 476 5919',
+      'John Smith 12 Acacia Avenue',
+    ];
+    for (const text of typed) r.record(text, { total: 0 });
+    await r.flush();
+    const body = sent();
+    for (const identifier of [
+      'jane.doe',
+      '@',
+      '07700',
+      '7700 900123',
+      '555-1234',
+      '305',
+      '943',
+      '5919',
+      '12 acacia',
+    ])
+      expect(body).not.toContain(identifier);
+    // The words are kept: a name is protected by the days rule, not by a pattern.
+    expect(body).toContain('john smith [address]');
   });
 
   it('prunes days past the retention at a flush, once a day', async () => {
