@@ -3,7 +3,9 @@
  * - `dev`, the development set (./corpus.ts, ./judgments.ts): rules, weights and the vocabulary
  *   are tuned on it;
  * - `heldout`, the held-out set (./heldout/): never tuned on; its figures say how far that tuning
- *   generalises to services and words nobody tuned on.
+ *   generalises to services and words nobody tuned on;
+ * and the sets on real feeds (./real/real-sets.ts): `real` (Bristol, Miami) and `real-heldout`
+ * (North Lincolnshire).
  */
 import { CORPUS_SERVICES, CORPUS_TERMS } from './corpus.ts';
 import { HELDOUT_SERVICES, HELDOUT_TERMS } from './heldout/corpus.ts';
@@ -11,6 +13,7 @@ import { HELDOUT_JUDGMENTS, HELDOUT_QUERY_CLASSES } from './heldout/judgments.ts
 import { JUDGMENTS, QUERY_CLASSES } from './judgments.ts';
 import type { JudgedQuery, QueryScore, Summary } from './metrics.ts';
 import { summarise } from './metrics.ts';
+import { REAL_SETS, type RealSet, realSetsNamed } from './real/real-sets.ts';
 import type { Corpus } from './records.ts';
 
 export type SetName = 'dev' | 'heldout';
@@ -51,6 +54,34 @@ export function selectSets(option: string | undefined): JudgedSet[] {
     default:
       throw new Error(`--set ${option}: expected dev, heldout or both`);
   }
+}
+
+const SET_NAMES = ['all', 'both', 'dev', 'heldout', 'real', 'real-heldout', ...REAL_SETS.map((s) => s.name)];
+
+/**
+ * `--set` (default all): a comma-separated list of `all` (every set), `both` (the two synthetic
+ * ones), `dev`, `heldout`, `real` (the real development sets), `real-heldout`, or one real set by
+ * name; synthetic sets first, each set once, in its list's order.
+ */
+export function chooseSets(option: string | undefined): { synthetic: JudgedSet[]; real: RealSet[] } {
+  const synthetic = new Set<JudgedSet>();
+  const real = new Set<RealSet>();
+  for (const name of (option ?? 'all').split(',').map((n) => n.trim())) {
+    if (name === 'all') {
+      for (const s of selectSets('both')) synthetic.add(s);
+      for (const s of REAL_SETS) real.add(s);
+    } else if (name === 'both' || name === 'dev' || name === 'heldout')
+      for (const s of selectSets(name)) synthetic.add(s);
+    else {
+      const named = realSetsNamed(name);
+      if (!named) throw new Error(`--set ${option}: expected a list of ${SET_NAMES.join(', ')}`);
+      for (const s of named) real.add(s);
+    }
+  }
+  return {
+    synthetic: [DEV_SET, HELDOUT_SET].filter((s) => synthetic.has(s)),
+    real: REAL_SETS.filter((s) => real.has(s)),
+  };
 }
 
 /** What is wrong with a set's judgments: a service key its corpus lacks, a class it does not list. */
