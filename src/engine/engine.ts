@@ -59,6 +59,12 @@ export type EngineSettings = {
   tombstoneRetentionDays?: number;
   /** Days entries of the write API's audit trail are kept (AUDIT_RETENTION_DAYS; default 365; 0: forever). */
   auditRetentionDays?: number;
+  /**
+   * How long, in all, a bulk request that failed for want of the engine is sent again (bulk.ts):
+   * the API server's writes, which a client waits for, give up within it. Unset: up to six
+   * retries with backoff (about half a minute), so an import rides out an engine restart.
+   */
+  retryWithinMs?: number | undefined;
   /** Fail fast (the API server); without it calls wait out their timeout and retries (the CLI). */
   guard?: EngineGuardSettings;
   /** The search vocabulary's rules for new read indices (src/engine/vocabulary.ts); unset: the shipped ones. */
