@@ -147,6 +147,25 @@ describe('this server at its own limit', () => {
         expect(problem.detail).not.toMatch(/engine is unavailable/);
       }
       expect(narrow.guard?.breaker.state).toBe('closed');
+
+      // A postcode looked up while the cap is full is busy too, not the postcode index failing,
+      // and nothing is remembered of it: asked alone afterwards, it is answered.
+      const located = await Promise.all(
+        // Twenty postcodes: the chain shares one lookup between requests for the same one.
+        Array.from({ length: 20 }, (_, i) =>
+          busyApp.request(`/service_at_locations?postcode=AB${10 + i}%201AB`),
+        ),
+      );
+      const kinds = new Set<string>();
+      for (const res of located)
+        kinds.add(`${res.status} ${((await res.json()) as { type?: string }).type ?? ''}`);
+      expect([...kinds].filter((k) => !/^(200|400) /.test(k))).toEqual([
+        '503 https://hsds-directory.dev/problems/server-busy',
+      ]);
+      for (let i = 0; i < 20; i++) {
+        const alone = await busyApp.request(`/service_at_locations?postcode=AB${10 + i}%201AB`);
+        expect(alone.status, await alone.text()).toBeLessThan(500);
+      }
     } finally {
       await narrow.close();
     }
