@@ -188,7 +188,7 @@ describe('POST /validate', () => {
   });
 
   it('bounds what a zipped package unpacks to by VALIDATE_MAX_BODY_BYTES: two bombs at once are refused early, in bounded memory', async () => {
-    // About 1.5 MB that unpacks to 480 MB of CSV rows: honest (its directory says 480 MB), and
+    // About 1.7 MB that unpacks to 480 MB of CSV rows: honest (its directory says 480 MB), and
     // lying (its directory says 10 MB, under the 20 MB bound).
     const row = Buffer.from('00000000-0000-4000-8000-000000000000,A food bank,Hot meals and parcels\n');
     const chunk = Buffer.alloc(1024 * 1024);
