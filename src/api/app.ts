@@ -181,6 +181,21 @@ export function createApp(deps: AppDeps): App {
         ...(retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) }),
       });
     }
+    if (error instanceof EngineUnavailableError && error.shed?.why === 'busy') {
+      // This process's own cap on requests in flight to the engine (ENGINE_MAX_IN_FLIGHT) is
+      // full: the engine is healthy as far as anyone knows, so saying it is unavailable would be
+      // untrue (and would send operators to the wrong place). A request a second later is answered.
+      return problemAnswer(
+        c,
+        new ApiProblem(
+          503,
+          'this server has as many searches in progress as it runs at once (ENGINE_MAX_IN_FLIGHT); try again in a second',
+          { type: 'server-busy', title: 'Server busy' },
+        ),
+        path,
+        { 'retry-after': String(error.shed.retryAfterSeconds) },
+      );
+    }
     if (error instanceof EngineUnavailableError) {
       // A call the gateway refused without sending (circuit open, too many in flight) is logged
       // once, by the breaker, not once a request.

@@ -68,15 +68,19 @@ export type ValidationAnswer = z.infer<typeof validationReportSchema>;
 
 export type FeedValidationOutcome =
   | { kind: 'validated'; report: ValidationAnswer }
-  /** Not validated: an unknown format (415), an unreadable archive (400), a URL not allowed (403). */
-  | { kind: 'refused'; status: 400 | 403 | 415; reason: string };
+  /**
+   * Not validated: an unknown format (415), an unreadable archive (400), an archive that unpacks
+   * to more than `maxUnpackedBytes` (413), a URL not allowed (403).
+   */
+  | { kind: 'refused'; status: 400 | 403 | 413 | 415; reason: string };
 
 export type FeedValidation = {
   /** A feed in the body: HSDS JSON, NDJSON, or a zipped tabular data package. */
   validateBody(
     body: Uint8Array,
     contentType: string | undefined,
-    options: { strict: boolean },
+    /** `maxUnpackedBytes`: what a zipped package may unpack to at most. */
+    options: { strict: boolean; maxUnpackedBytes?: number },
   ): Promise<FeedValidationOutcome>;
   /** A remote HSDS API, where the server's VALIDATE_REMOTE allows it. */
   validateUrl(url: string, options: { strict: boolean }): Promise<FeedValidationOutcome>;

@@ -5,7 +5,7 @@
  */
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import { type Engine, lookupPostcode } from '../engine/index.ts';
+import { type Engine, EngineUnavailableError, lookupPostcode } from '../engine/index.ts';
 import {
   createGeocodeCache,
   createGeocoderChain,
@@ -17,6 +17,13 @@ import {
 import { createIndexGeocoder } from '../geo/postcode-index.geocoder.ts';
 import { createPostcodesIoGeocoder } from '../geo/postcodes-io.geocoder.ts';
 import { createUsZipGeocoder } from '../geo/us-zip.geocoder.ts';
+
+/**
+ * The engine gateway refusing a lookup because this process has ENGINE_MAX_IN_FLIGHT requests in
+ * flight: answered as this server busy (app.ts), never taken for the postcode index failing.
+ */
+const isLocalRefusal = (error: unknown) =>
+  error instanceof EngineUnavailableError && error.shed?.why === 'busy';
 
 export function createGeocoder(config: Config, engine: Engine, logger?: Logger): GeocoderChain {
   // The postcode index is in the engine, behind the engine's own breaker; the remote service gets
@@ -39,7 +46,7 @@ export function createGeocoder(config: Config, engine: Engine, logger?: Logger):
     },
   );
   const available: Geocoder[] = [
-    createIndexGeocoder((key) => lookupPostcode(engine, key)),
+    createIndexGeocoder((key) => lookupPostcode(engine, key), undefined, { passThrough: isLocalRefusal }),
     postcodesIo,
     createUsZipGeocoder(),
   ];
@@ -48,5 +55,6 @@ export function createGeocoder(config: Config, engine: Engine, logger?: Logger):
   return createGeocoderChain(selectGeocoders(available, config.GEOCODERS), {
     cache,
     failureTtlMs: config.GEOCODER_FAILURE_TTL_MS,
+    passThrough: isLocalRefusal,
   });
 }

@@ -173,7 +173,7 @@ export const errorResponses = {
   400: problemContent('A parameter is malformed or out of range; `errors` names each one.'),
   500: problemContent('An unexpected error on our side; it is logged.'),
   503: problemContent(
-    'The search engine (or a geocoder it needs) is unreachable or shedding load, or every dump slot or large-page slot (`too-many-large-pages`: a page over `PAGE_LARGE_BYTES`) is taken; try again after `Retry-After` seconds.',
+    'The search engine (or a geocoder it needs) is unreachable or shedding load, this server has `ENGINE_MAX_IN_FLIGHT` requests to it in progress (`server-busy`), or every dump slot or large-page slot (`too-many-large-pages`: a page over `PAGE_LARGE_BYTES`) is taken; try again after `Retry-After` seconds.',
   ),
 } as const;
 

@@ -94,6 +94,13 @@ export async function serveCommand(options: ServeOptions) {
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     logger,
   });
+  // Writes and marks are answered to a client who waits: their handle is the runtime's, but
+  // gives up retrying a dead engine within OPENSEARCH_REQUEST_TIMEOUT_MS (an import retries for
+  // half a minute). What a write acknowledged is in the engine's translog by then either way.
+  const writing = createEngine(
+    { ...runtime.engine.settings, retryWithinMs: config.OPENSEARCH_REQUEST_TIMEOUT_MS },
+    logger,
+  );
   const app = createApp({
     config,
     engine,
@@ -101,12 +108,12 @@ export async function serveCommand(options: ServeOptions) {
     logger,
     ...(jobs ? { jobs } : {}),
     ...(searchLog ? { searchLog } : {}),
-    // Writes take the runtime's handle too: an import and a publish, not a read.
-    writes: createRecordWrites(runtime.engine),
+    // Writes take the writers' handle: an import and a publish, not a read.
+    writes: createRecordWrites(writing),
     validation: createFeedValidation({ remote: runtime.config.VALIDATE_REMOTE }),
     sources: () => sourceQuality(runtime.engine),
-    // Marks publish what they change: the runtime's handle, as writes.
-    duplicates: createDuplicates(runtime.engine),
+    // Marks publish what they change: the writers' handle, as writes.
+    duplicates: createDuplicates(writing),
     ...(understanding ? { understanding } : {}),
     webhooks: createWebhookAdmin(runtime.engine, { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS }),
   });
@@ -136,6 +143,7 @@ export async function serveCommand(options: ServeOptions) {
       // In-flight deliveries are cut short (delivered again by whoever delivers next) and the lease freed.
       await webhookDelivery.stop();
       await engine.close();
+      await writing.close();
       await runtime.engine.close();
       // A local engine this process started goes down with it; one started by `engine:start` stays.
       if (runtime.startedLocalEngine) await stopEngine({ port: config.ENGINE_PORT });

@@ -104,6 +104,8 @@ export function createBulkWriter(engine: Engine, options: BulkWriterOptions = {}
   async function send(batch: Pending): Promise<void> {
     let lines = batch.lines;
     let ids = batch.ids;
+    const retryWithinMs = engine.settings.retryWithinMs;
+    const giveUpAt = retryWithinMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + retryWithinMs;
     for (let attempt = 0; ; attempt++) {
       options.signal?.throwIfAborted();
       const body = `${lines.join('\n')}\n`;
@@ -122,9 +124,12 @@ export function createBulkWriter(engine: Engine, options: BulkWriterOptions = {}
       } catch (error) {
         // A request that failed may still have written some of its documents.
         recordsChanged();
-        if (error instanceof EngineUnavailableError && attempt < maxRetries) {
+        const wait = backoff(attempt);
+        // Not past the handle's budget (retryWithinMs): a write a client waits for is answered
+        // within the engine timeout, not after half a minute of backing off from a dead engine.
+        if (error instanceof EngineUnavailableError && attempt < maxRetries && Date.now() + wait < giveUpAt) {
           stats.retries += 1;
-          await sleep(backoff(attempt), undefined, { signal: options.signal });
+          await sleep(wait, undefined, { signal: options.signal });
           continue;
         }
         throw error;

@@ -24,7 +24,7 @@ import {
   createCircuitBreaker,
 } from '../resilience/circuit-breaker.ts';
 import { createSlots, type Slots } from '../resilience/slots.ts';
-import { EngineUnavailableError, translateEngineError } from './errors.ts';
+import { EngineUnavailableError, type Shed, translateEngineError } from './errors.ts';
 import type { RecordCacheSettings } from './record-cache.ts';
 
 export type EngineGuardSettings = {
@@ -59,6 +59,12 @@ export type EngineSettings = {
   tombstoneRetentionDays?: number;
   /** Days entries of the write API's audit trail are kept (AUDIT_RETENTION_DAYS; default 365; 0: forever). */
   auditRetentionDays?: number;
+  /**
+   * How long, in all, a bulk request that failed for want of the engine is sent again (bulk.ts):
+   * the API server's writes, which a client waits for, give up within it. Unset: up to six
+   * retries with backoff (about half a minute), so an import rides out an engine restart.
+   */
+  retryWithinMs?: number | undefined;
   /** Fail fast (the API server); without it calls wait out their timeout and retries (the CLI). */
   guard?: EngineGuardSettings;
   /** The search vocabulary's rules for new read indices (src/engine/vocabulary.ts); unset: the shipped ones. */
@@ -164,9 +170,9 @@ function guardedTransport(
   guard: { breaker: CircuitBreaker; inFlight: Slots },
   Base: typeof Transport,
 ): typeof Transport {
-  const refuse = (message: string, retryAfterMs: number) =>
+  const refuse = (message: string, why: Shed['why'], retryAfterMs: number) =>
     new EngineUnavailableError(message, {
-      shed: { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) },
+      shed: { why, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) },
     });
 
   return transportThrough(Base, (sendOn, params, options, callback) => {
@@ -177,7 +183,11 @@ function guardedTransport(
     } catch (error) {
       const refusal =
         error instanceof CircuitOpenError
-          ? refuse(`the engine is failing; calls are refused for now (${error.message})`, error.retryAfterMs)
+          ? refuse(
+              `the engine is failing; calls are refused for now (${error.message})`,
+              'engine-failing',
+              error.retryAfterMs,
+            )
           : error;
       process.nextTick(callback, refusal as ApiError, emptyResult());
       return { abort: () => {} };
@@ -185,7 +195,11 @@ function guardedTransport(
     const release = guard.inFlight.tryAcquire();
     if (!release) {
       // Says nothing about the engine's health either way, so the breaker is not told.
-      const refusal = refuse(`too many requests in flight to the engine (${guard.inFlight.limit})`, 1000);
+      const refusal = refuse(
+        `too many requests in flight to the engine (${guard.inFlight.limit})`,
+        'busy',
+        1000,
+      );
       process.nextTick(callback, refusal as ApiError, emptyResult());
       return { abort: () => {} };
     }

@@ -4,23 +4,25 @@
  */
 import { errors } from '@opensearch-project/opensearch';
 
+/** Why the gateway refused a call without sending it, and when to try again. */
+export type Shed = { why: 'engine-failing' | 'busy'; retryAfterSeconds: number };
+
 /** The engine could not be reached or did not answer in time: the API answers 503. */
 export class EngineUnavailableError extends Error {
   override readonly name = 'EngineUnavailableError';
   /**
-   * Set when the gateway refused the call without sending it (circuit open, too many requests in
-   * flight): when to try again, and no need to log it per request (the breaker logs its opening).
+   * Set when the gateway refused the call without sending it: when to try again, and no need to
+   * log it per request (the breaker logs its opening). `why` says whose limit it was: the engine
+   * failing (`engine-failing`, the circuit is open) or this process's own cap on requests in
+   * flight (`busy`), which says nothing about the engine and is answered as this server busy.
    */
-  readonly shed: { retryAfterSeconds: number } | undefined;
+  readonly shed: Shed | undefined;
   /**
    * Set when the engine answered that a node or a shard copy went away mid-request (a node killed
    * or restarted, a shard moving): a read sent again a moment later is answered by another copy.
    */
   readonly nodeLost: boolean;
-  constructor(
-    message: string,
-    options?: { cause?: unknown; shed?: { retryAfterSeconds: number }; nodeLost?: boolean },
-  ) {
+  constructor(message: string, options?: { cause?: unknown; shed?: Shed; nodeLost?: boolean }) {
     super(message, options);
     this.shed = options?.shed;
     this.nodeLost = options?.nodeLost ?? false;

@@ -63,6 +63,17 @@ export type LeaseOptions = {
   now?: () => number;
 };
 
+/**
+ * The owners of the leases this process holds now. A lease document naming this process with an
+ * owner not here was given up by it (released while the engine was down, so the document stayed):
+ * nothing works under it, and waiting for its expiry would refuse this process's own writes for a
+ * minute after the engine is back.
+ */
+const heldHere = new Set<string>();
+
+const givenUpHere = (holder: LeaseHolder) =>
+  holder.host === hostname() && holder.pid === process.pid && !heldHere.has(holder.owner);
+
 /** The lease document's version: what a renewal or a release must match. */
 type Version = { seqNo: number; primaryTerm: number };
 
@@ -97,7 +108,12 @@ async function takeLease(engine: Engine, { name, id, holder, document, now }: Ta
   }
   const current = await getControl<LeaseHolder>(engine, id);
   const expired = !current || (current.expiresAt ?? 0) <= now();
-  if (current && !expired && !isDeadLocalProcess(current.data.host, current.data.pid)) {
+  if (
+    current &&
+    !expired &&
+    !isDeadLocalProcess(current.data.host, current.data.pid) &&
+    !givenUpHere(current.data)
+  ) {
     throw new LeaseHeldError(name, current.data);
   }
   // Expired (or released between the two requests): take it over, unless another process does first.
@@ -186,6 +202,7 @@ function holdLease(
     async release() {
       if (released) return;
       released = true;
+      heldHere.delete(holder.owner);
       clearInterval(timer);
       await renewing?.catch(() => {});
       if (controller.signal.aborted) return;
@@ -227,6 +244,7 @@ export async function acquireLease(engine: Engine, name: string, options: LeaseO
     now,
   };
   const version = await takeLease(engine, taking);
+  heldHere.add(holder.owner);
   return holdLease(engine, taking, version, { ttlMs, renewEveryMs });
 }
 

@@ -189,6 +189,12 @@ export type GeocoderChainOptions = {
   failureTtlMs?: number;
   /** Most failures remembered at once. */
   maxFailures?: number;
+  /**
+   * Errors that say this server refused the lookup itself (too busy), not that a geocoder fails:
+   * rethrown as they are, without asking the next geocoder or remembering a failure, so a moment
+   * of local load does not make a postcode "unavailable" for `failureTtlMs`.
+   */
+  passThrough?: (error: unknown) => boolean;
   now?: () => number;
 };
 
@@ -259,6 +265,7 @@ export function createGeocoderChain(
       try {
         if (consider(attempt, code, await geocoder.geocode(code))) break;
       } catch (error) {
+        if (options.passThrough?.(error)) throw error;
         attempt.failures.push(`${geocoder.name}: ${describeError(error)}`);
       }
     }

@@ -14,6 +14,8 @@ export type PostcodeLookup = (key: string) => Promise<{ lat: number; lon: number
 export type IndexGeocoderOptions = {
   /** Answer an unknown full postcode with its outcode centroid when the index has it. */
   outcodeFallback?: boolean;
+  /** Errors of the lookup passed on as they are (GeocoderChainOptions.passThrough). */
+  passThrough?: (error: unknown) => boolean;
 };
 
 /**
@@ -31,6 +33,7 @@ export function createIndexGeocoder(
     try {
       return await lookup(key);
     } catch (error) {
+      if (options.passThrough?.(error)) throw error;
       throw new GeocoderUnavailableError(name, describeError(error), { cause: error });
     }
   }

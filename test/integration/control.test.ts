@@ -4,7 +4,13 @@
  * import left in the records store.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acquireLease, LeaseHeldError, LeaseLostError, startImportRun } from '../../src/engine/control.ts';
+import {
+  acquireLease,
+  controlIndex,
+  LeaseHeldError,
+  LeaseLostError,
+  startImportRun,
+} from '../../src/engine/control.ts';
 import { importSource } from '../../src/ingest/import-source.ts';
 import { IncompleteImportError, reindex } from '../../src/ingest/reindex.ts';
 import { createTestEngine, dropTestIndices } from '../support/engine.ts';
@@ -42,6 +48,32 @@ describe('the reindex lease', () => {
       await expect(next.renew()).resolves.toBeUndefined();
     } finally {
       await next.release();
+    }
+  });
+
+  it('is taken again at once by the process that gave it up while the engine refused its release', async () => {
+    const blockWrites = (block: boolean) =>
+      engine.client.indices.putSettings({
+        index: controlIndex(engine),
+        body: { index: { blocks: { write: block } } },
+      });
+    const given = await acquireLease(engine, 'given-up', { purpose: 'a write the engine died under' });
+    await blockWrites(true);
+    try {
+      // The release cannot delete the lease document: it stays, naming this process, for a minute.
+      await given.release();
+    } finally {
+      await blockWrites(false);
+    }
+    const again = await acquireLease(engine, 'given-up', { purpose: 'the next write' });
+    try {
+      expect(again.holder.purpose).toBe('the next write');
+      // Held now: another holder in this process is still refused.
+      await expect(acquireLease(engine, 'given-up', { purpose: 'beside it' })).rejects.toBeInstanceOf(
+        LeaseHeldError,
+      );
+    } finally {
+      await again.release();
     }
   });
 

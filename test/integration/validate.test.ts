@@ -13,6 +13,7 @@ import { countRecordsByType } from '../../src/engine/records.ts';
 import { importAndReindex } from '../../src/ingest/pipeline.ts';
 import { validateLocation } from '../../src/ingest/validate/validate-source.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
+import { deflatedRepeat, zipOf } from '../support/zip.ts';
 
 const engine = createTestEngine('validate');
 const feed = readFileSync('test/fixtures/real-world/numeric-ids.json');
@@ -185,6 +186,52 @@ describe('POST /validate', () => {
     expect(zip.status).toBe(400);
     expect(((await zip.json()) as { detail: string }).detail).toMatch(/not a ZIP archive/);
   });
+
+  it('bounds what a zipped package unpacks to by VALIDATE_MAX_BODY_BYTES: two bombs at once are refused early, in bounded memory', async () => {
+    // About 1.7 MB that unpacks to 480 MB of CSV rows: honest (its directory says 480 MB), and
+    // lying (its directory says 10 MB, under the 20 MB bound).
+    const row = Buffer.from('00000000-0000-4000-8000-000000000000,A food bank,Hot meals and parcels\n');
+    const chunk = Buffer.alloc(1024 * 1024);
+    for (let at = 0; at < chunk.length; at += row.length) row.copy(chunk, at);
+    const bomb = await deflatedRepeat(chunk, 480);
+    const honest = zipOf([{ name: 'services.csv', ...bomb }]);
+    const lying = zipOf([{ name: 'data/services.csv', ...bomb, size: 10 * 1024 * 1024 }]);
+    expect(honest.length).toBeLessThan(2 * 1024 * 1024);
+    const app = createTestApp(engine);
+    const send = (body: Buffer) =>
+      app.request('/validate', { method: 'POST', headers: { 'content-type': 'application/zip' }, body });
+    globalThis.gc?.();
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 20);
+    const started = performance.now();
+    try {
+      const [a, b] = await Promise.all([send(honest), send(honest)]);
+      for (const res of [a, b]) {
+        expect(res.status).toBe(413);
+        expect(res.headers.get('content-type')).toMatch(/application\/problem\+json/);
+        expect(((await res.json()) as { detail: string }).detail).toMatch(
+          /unpacks to 503316480 bytes: more than 20971520 bytes/,
+        );
+      }
+      const [c, d] = await Promise.all([send(lying), send(lying)]);
+      for (const res of [c, d]) {
+        expect(res.status).toBe(400);
+        expect(((await res.json()) as { detail: string }).detail).toBe(
+          'data/services.csv: unpacks to more than the 10485760 bytes its directory entry declares',
+        );
+      }
+    } finally {
+      clearInterval(sampler);
+    }
+    const ms = performance.now() - started;
+    const mb = (n: number) => Math.round(n / 1024 / 1024);
+    console.info(`zip bombs: rss ${mb(before)} MB before, ${mb(peak)} MB at peak, ${Math.round(ms)} ms`);
+    expect(peak - before).toBeLessThan(100 * 1024 * 1024);
+    expect(ms).toBeLessThan(10_000);
+  }, 60_000);
 
   it('fetches a URL only where VALIDATE_REMOTE allows, never a private address unless it says any', async () => {
     const off = await post(`/validate?url=${encodeURIComponent(url)}`);

@@ -66,12 +66,14 @@ export function registerValidateRoutes(app: App) {
       },
       ...errorResponses,
       400: problemContent(
-        'An unreadable archive, neither a body nor `url`, or a `url` that is no http(s) URL.',
+        'An unreadable archive (an entry that unpacks to more than its directory declares is named), neither a body nor `url`, or a `url` that is no http(s) URL.',
       ),
       403: problemContent(
         '`url` given where the server does not allow it (VALIDATE_REMOTE), or to a refused address.',
       ),
-      413: problemContent('The body is over VALIDATE_MAX_BODY_BYTES.'),
+      413: problemContent(
+        'The body is over VALIDATE_MAX_BODY_BYTES, or a zipped package unpacks to more than VALIDATE_MAX_BODY_BYTES.',
+      ),
       415: problemContent('The body is none of JSON, NDJSON or ZIP.'),
       503: problemContent(
         'This server does not validate feeds, or VALIDATE_MAX_CONCURRENT validations are running (`validation-busy`, with Retry-After).',
@@ -110,7 +112,12 @@ async function validate(c: AppContext, validation: Validation) {
   const outcome = parsed.data.url
     ? await validation.validateUrl(parsed.data.url, { strict })
     : body.byteLength > 0
-      ? await validation.validateBody(body, c.req.header('content-type'), { strict })
+      ? await validation.validateBody(body, c.req.header('content-type'), {
+          strict,
+          // A zipped package is held to what the same feed may weigh as JSON: the validation's
+          // work (files, rows, records in memory) grows with the unpacked size, not the body's.
+          maxUnpackedBytes: c.get('deps').config.VALIDATE_MAX_BODY_BYTES,
+        })
       : undefined;
   if (!outcome) throw new ApiProblem(400, 'send a feed in the body, or a remote API as ?url=');
   if (outcome.kind === 'refused') throw new ApiProblem(outcome.status, outcome.reason);

@@ -4,7 +4,7 @@
  * A remote API is read up to `maxItems` items (a request must end), the body's bound is the app's.
  */
 import { type RemotePolicy, RemoteRefused } from './remote-guard.ts';
-import { ZipError } from './unzip.ts';
+import { ZipError, ZipTooLargeError } from './unzip.ts';
 import type { ValidationReport } from './validate-items.ts';
 import { bodyFormat, validateBody, validateLocation } from './validate-source.ts';
 
@@ -19,7 +19,7 @@ export type FeedValidationOptions = {
 
 type Outcome =
   | { kind: 'validated'; report: ValidationReport }
-  | { kind: 'refused'; status: 400 | 403 | 415; reason: string };
+  | { kind: 'refused'; status: 400 | 403 | 413 | 415; reason: string };
 
 export function createFeedValidation(options: FeedValidationOptions) {
   const maxIssues = options.maxIssues ?? 1000;
@@ -27,7 +27,7 @@ export function createFeedValidation(options: FeedValidationOptions) {
     async validateBody(
       body: Uint8Array,
       contentType: string | undefined,
-      { strict }: { strict: boolean },
+      { strict, maxUnpackedBytes }: { strict: boolean; maxUnpackedBytes?: number },
     ): Promise<Outcome> {
       const format = bodyFormat(contentType, body);
       if (!format)
@@ -37,8 +37,14 @@ export function createFeedValidation(options: FeedValidationOptions) {
           reason: `Content-Type ${contentType ?? '(none)'} is not a feed: send application/json, application/x-ndjson or application/zip (a zipped data package)`,
         };
       try {
-        return { kind: 'validated', report: await validateBody(body, format, { strict, maxIssues }) };
+        const report = await validateBody(body, format, {
+          strict,
+          maxIssues,
+          ...(maxUnpackedBytes === undefined ? {} : { maxUnpackedBytes }),
+        });
+        return { kind: 'validated', report };
       } catch (error) {
+        if (error instanceof ZipTooLargeError) return { kind: 'refused', status: 413, reason: error.message };
         if (error instanceof ZipError) return { kind: 'refused', status: 400, reason: error.message };
         throw error;
       }

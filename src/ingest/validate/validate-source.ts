@@ -89,14 +89,14 @@ export function bodyFormat(contentType: string | undefined, body: Uint8Array): B
 export async function validateBody(
   body: Uint8Array,
   format: BodyFormat,
-  options: ValidateSourceOptions & { name?: string } = {},
+  options: ValidateSourceOptions & { name?: string; maxUnpackedBytes?: number } = {},
 ): Promise<ValidationReport> {
   const dir = await mkdtemp(join(tmpdir(), 'hsds-validate-'));
   try {
     let location: string;
     if (format === 'zip') {
       location = join(dir, 'package');
-      await unzipTo(body, location);
+      await unzipTo(body, location, options.maxUnpackedBytes);
       // Zipping a folder puts it at the top of the archive: the package is inside it.
       const top = await readdir(location, { withFileTypes: true });
       if (top.length === 1 && top[0]!.isDirectory()) location = join(location, top[0]!.name);

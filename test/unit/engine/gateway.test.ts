@@ -171,6 +171,28 @@ describe('the bulk writer', () => {
   });
 });
 
+describe('bulk writes against a dead engine', () => {
+  it('give up within the handle budget (retryWithinMs), not after half a minute of backing off', async () => {
+    // A port nothing listens on: every request is a refused connection, as from a killed engine.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const dead = `http://127.0.0.1:${(probe.address() as AddressInfo).port}`;
+    await new Promise((resolve) => probe.close(resolve));
+    engine = createEngine(
+      { url: dead, requestTimeoutMs: 2000, prefix: 't', maxRetries: 0, retryWithinMs: 1500 },
+      pino({ level: 'silent' }),
+    );
+    const writer = createBulkWriter(engine);
+    await writer.index('t-x', 'a', { a: 1 });
+    const started = performance.now();
+    await expect(writer.close()).rejects.toBeInstanceOf(EngineUnavailableError);
+    const ms = performance.now() - started;
+    expect(ms).toBeLessThan(1500);
+    // It did back off and try again within the budget.
+    expect(writer.stats.requests).toBeGreaterThan(1);
+  });
+});
+
 describe('points in time', () => {
   it('a snapshot closed releases its point in time', async () => {
     engine = open();

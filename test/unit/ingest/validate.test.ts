@@ -14,8 +14,9 @@ import {
   isPrivateAddress,
   RemoteRefused,
 } from '../../../src/ingest/validate/remote-guard.ts';
-import { unzipTo, ZipError } from '../../../src/ingest/validate/unzip.ts';
+import { unzipTo, ZipError, ZipTooLargeError } from '../../../src/ingest/validate/unzip.ts';
 import { bodyFormat, validateBody, validateLocation } from '../../../src/ingest/validate/validate-source.ts';
+import { deflatedRepeat, zipOf } from '../../support/zip.ts';
 
 const examples = 'test/fixtures/hsds/examples';
 const realWorld = 'test/fixtures/real-world';
@@ -200,6 +201,37 @@ describe('a feed in a request body', () => {
         /more than 1000 bytes/,
       );
       expect(await readdir(dir)).not.toContain('evil.csv');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('unzipping an untrusted body', () => {
+  it('refuses a package whose directory declares more than the bound, before inflating anything', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hsds-unzip-test-'));
+    try {
+      const big = await deflatedRepeat(Buffer.alloc(1000, 'a'), 1000);
+      const error = await unzipTo(zipOf([{ name: 'services.csv', ...big }]), dir, 100_000).catch((e) => e);
+      expect(error).toBeInstanceOf(ZipTooLargeError);
+      expect(error.message).toMatch(/1000000 bytes: more than 100000 bytes/);
+      expect(await readdir(dir).catch(() => [])).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('stops an entry that unpacks to more than its directory declares, naming it (not a buffer error)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hsds-unzip-test-'));
+    try {
+      const real = await deflatedRepeat(Buffer.alloc(1000, 'a'), 2000);
+      const lying = zipOf([{ name: 'data/services.csv', ...real, size: 1000 }]);
+      const error = await unzipTo(lying, dir).catch((e) => e);
+      expect(error).toBeInstanceOf(ZipError);
+      expect(error).not.toBeInstanceOf(ZipTooLargeError);
+      expect(error.message).toBe(
+        'data/services.csv: unpacks to more than the 1000 bytes its directory entry declares',
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
