@@ -4,11 +4,13 @@
  * merged-away records taken out of the read indices (live, or a build before its swap).
  */
 import {
+  conflictingMarksBody,
   DUPLICATE_MARKS_INDEX,
   type DuplicateMarkDocument,
   duplicateMarksMapping,
   hiddenIdsPageBody,
   hideQuery,
+  keepingMarksBody,
   marksPageBody,
   mergedMarksBody,
   servedPageBody,
@@ -87,6 +89,43 @@ export async function listMarks(engine: Engine, type?: string): Promise<Duplicat
   }
 }
 
+/** The marks a search of the marks index finds (none when no mark was ever made). */
+async function searchMarks(engine: Engine, what: string, body: object): Promise<DuplicateMarkDocument[]> {
+  try {
+    const { body: answer } = await engineCall(what, () =>
+      engine.client.search({ index: marksIndex(engine), body: body as never }),
+    );
+    return (answer as unknown as Hits<DuplicateMarkDocument>).hits.hits.map((h) => h._source);
+  } catch (error) {
+    if (error instanceof EngineNotFoundError) return [];
+    throw error;
+  }
+}
+
+/**
+ * The `same` marks a new `same` mark of the pair `key` (keeping `keep`, merging `merged`) would
+ * chain or cycle with (conflictingMarksBody); none means it may be stored.
+ */
+export const conflictingMarks = (engine: Engine, type: string, key: string, keep: string, merged: string) =>
+  searchMarks(engine, 'check duplicate marks', conflictingMarksBody(type, key, keep, merged));
+
+/** The `same` marks of a type that keep one of these ids. */
+export async function marksKeeping(
+  engine: Engine,
+  type: string,
+  ids: readonly string[],
+): Promise<DuplicateMarkDocument[]> {
+  const marks: DuplicateMarkDocument[] = [];
+  for (let i = 0; i < ids.length; i += 1000) {
+    const chunk = ids.slice(i, i + 1000);
+    // One id is kept by at most a handful of marks (a mark never keeps a merged record).
+    marks.push(
+      ...(await searchMarks(engine, 'find marks keeping records', keepingMarksBody(type, chunk, 10_000))),
+    );
+  }
+  return marks;
+}
+
 /**
  * The id a merged-away id answers with: the kept id of its `same` mark, followed through marks
  * that merged that one in turn; undefined when the id was not merged away.
@@ -106,7 +145,10 @@ export async function keptIdFor(engine: Engine, type: string, id: string): Promi
       throw error;
     }
     const next = marks[0]?.keep;
-    if (!next || visited.has(next)) break;
+    if (!next) break;
+    // A cycle left by marks stored before they were checked: no record of it is served, so a
+    // redirect would only loop; the id answers 404 instead.
+    if (visited.has(next)) return undefined;
     visited.add(next);
     current = next;
   }
