@@ -10,13 +10,13 @@ import {
   duplicateMarksMapping,
   hiddenIdsPageBody,
   hideQuery,
-  keepingMarksBody,
   marksPageBody,
   mergedMarksBody,
   servedPageBody,
   sourcesOfKeysBody,
 } from '../index-mapping/duplicates.query.ts';
 import type { ReadIndex } from '../index-mapping/read-indices.mapping.ts';
+import { createBulkWriter } from './bulk.ts';
 import { type Engine, engineCall } from './engine.ts';
 import { EngineNotFoundError } from './errors.ts';
 import { createSmallIndex } from './layout.ts';
@@ -109,21 +109,42 @@ async function searchMarks(engine: Engine, what: string, body: object): Promise<
 export const conflictingMarks = (engine: Engine, type: string, key: string, keep: string, merged: string) =>
   searchMarks(engine, 'check duplicate marks', conflictingMarksBody(type, key, keep, merged));
 
-/** The `same` marks of a type that keep one of these ids. */
-export async function marksKeeping(
+/** The types whose merged-away records a `same` mark takes out of the read indices (HIDDEN_IN). */
+const HIDING_TYPES = ['service', 'organization'];
+
+/**
+ * The `same` marks (of services and organizations) that keep a record the store no longer holds,
+ * among the ids of `keys` (`type:id`; every mark without them): a kept record deleted. Left standing, such a mark would
+ * hide the record it merged away for good, and send its URL to a 404.
+ */
+export async function marksKeepingDeleted(
   engine: Engine,
-  type: string,
-  ids: readonly string[],
+  keys: ReadonlySet<string> | undefined,
 ): Promise<DuplicateMarkDocument[]> {
-  const marks: DuplicateMarkDocument[] = [];
-  for (let i = 0; i < ids.length; i += 1000) {
-    const chunk = ids.slice(i, i + 1000);
-    // One id is kept by at most a handful of marks (a mark never keeps a merged record).
-    marks.push(
-      ...(await searchMarks(engine, 'find marks keeping records', keepingMarksBody(type, chunk, 10_000))),
-    );
-  }
-  return marks;
+  // Marks are an operator's, a few hundred at most: one read of them all costs less than asking
+  // by the changed keys, which an import counts in tens of thousands.
+  const keeping = (await listMarks(engine)).filter(
+    (m) =>
+      m.decision === 'same' && HIDING_TYPES.includes(m.type) && (!keys || keys.has(`${m.type}:${m.keep}`)),
+  );
+  if (keeping.length === 0) return [];
+  const stored = await sourcesOfKeys(
+    engine,
+    keeping.map((m) => `${m.type}:${m.keep}`),
+  );
+  return keeping.filter((m) => !stored.has(`${m.type}:${m.keep}`));
+}
+
+/** Removes these marks (visible to reads when this returns). */
+export async function dropMarks(engine: Engine, marks: readonly DuplicateMarkDocument[]): Promise<void> {
+  if (marks.length === 0) return;
+  const writer = createBulkWriter(engine);
+  for (const mark of marks) await writer.delete(marksIndex(engine), mark.key);
+  const stats = await writer.close();
+  if (stats.failed > 0) throw new Error(`${stats.failed} duplicate marks could not be removed`);
+  await engineCall('refresh duplicate marks', () =>
+    engine.client.indices.refresh({ index: marksIndex(engine) }),
+  );
 }
 
 /**

@@ -77,17 +77,6 @@ export const conflictingMarksBody = (type: string, key: string, keep: string, me
   sort: [{ key: 'asc' }],
 });
 
-/** The `same` marks of a type that keep one of these ids. */
-export const keepingMarksBody = (type: string, ids: readonly string[], size: number) => ({
-  size,
-  query: {
-    bool: {
-      filter: [{ term: { type } }, { term: { decision: 'same' } }, { terms: { keep: [...ids] } }],
-    },
-  },
-  sort: [{ key: 'asc' }],
-});
-
 /** A page of a read index's records in id order (the whole served record, nothing else). */
 export const servedPageBody = (size: number, after: unknown[] | undefined) => ({
   size,

@@ -112,7 +112,7 @@ describe('marks never chain nor cycle', () => {
     }
     expect(await listedIds()).toEqual(expect.arrayContaining([a, c, d]));
     expect(await listedIds()).not.toContain(b);
-  }, 60_000);
+  }, 180_000);
 
   it('lets one of two concurrent marks that would chain through, and refuses the other', async () => {
     const [, , , , x, y, z] = ids as string[];
@@ -122,5 +122,54 @@ describe('marks never chain nor cycle', () => {
     ]);
     expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
     for (const id of [x!, y!, z!]) expect((await follow(id)).status).toBe(200);
-  }, 60_000);
+  }, 180_000);
+});
+
+describe('deleting a kept record frees what it kept', () => {
+  const served = async (id: string) => (await app.request(`/services/${id}`)).status;
+
+  async function expectFreed(kept: string, merged: string, since: string) {
+    expect(await served(kept)).toBe(404);
+    expect(await served(merged)).toBe(200);
+    expect(await listedIds()).toContain(merged);
+    const listed = await feed(since);
+    expect(listed.get(kept)).toBe(true);
+    // Announced as back, not deleted: a harvester of the feed serves it again.
+    expect(listed.get(merged)).toBe(false);
+    expect((await marks()).some((m) => m.keep === kept)).toBe(false);
+  }
+
+  it('DELETE through the write API', async () => {
+    const [kept, merged] = [ids[7]!, ids[8]!];
+    expect((await mark({ ids: [kept, merged], decision: 'same', keep: kept })).status).toBe(200);
+    expect(await served(merged)).toBe(301);
+    const since = new Date().toISOString();
+    const res = await app.request(`/services/${kept}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${writer.token}` },
+    });
+    expect(res.status).toBe(204);
+    await expectFreed(kept, merged, since);
+  }, 180_000);
+
+  it('hsds delete', async () => {
+    const [kept, merged] = [ids[9]!, ids[10]!];
+    expect((await mark({ ids: [kept, merged], decision: 'same', keep: kept })).status).toBe(200);
+    const since = new Date().toISOString();
+    await deleteRecords(engine, [{ type: 'service', id: kept }]);
+    await expectFreed(kept, merged, since);
+  }, 180_000);
+
+  it('a sync of the source that drops it', async () => {
+    const [kept, merged] = [ids[11]!, ids[12]!];
+    expect((await mark({ ids: [kept, merged], decision: 'same', keep: kept })).status).toBe(200);
+    const since = new Date().toISOString();
+    const gone = new Set([ids[7], ids[9], kept]);
+    await feeds.importFile(
+      'feed.json',
+      services.filter((s) => !gone.has(s.id.toLowerCase())),
+      { sourceName: 'feed', sync: true },
+    );
+    await expectFreed(kept, merged, since);
+  }, 120_000);
 });
