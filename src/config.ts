@@ -295,6 +295,15 @@ export const configSchema = z.object({
     .max(120_000)
     .default(10_000)
     .describe('How long one webhook delivery may take before it counts as failed.'),
+  WEBHOOK_MAX_TARGETS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(1000)
+    .describe(
+      'How many change webhook targets may be registered; one more is refused (409). Each costs the delivery worker a read a second.',
+    ),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanString
     .default(false)
     .describe(

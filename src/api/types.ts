@@ -55,8 +55,9 @@ export type Webhooks = {
     secret?: string | undefined;
     filter?: WebhookFilter | undefined;
     description?: string | undefined;
-  }): Promise<{ webhook: WebhookAnswer; secret: string } | { refused: string }>;
-  list(): Promise<WebhookAnswer[]>;
+  }): Promise<{ webhook: WebhookAnswer; secret: string } | { refused: string; full?: true }>;
+  /** A page of the targets, oldest first, and how many there are. */
+  list(page: number, perPage: number): Promise<{ total: number; webhooks: WebhookAnswer[] }>;
   get(id: string): Promise<WebhookAnswer | undefined>;
   resume(id: string): Promise<WebhookAnswer | undefined>;
   remove(id: string): Promise<boolean>;

@@ -115,7 +115,10 @@ export async function serveCommand(options: ServeOptions) {
     // Marks publish what they change: the writers' handle, as writes.
     duplicates: createDuplicates(writing),
     ...(understanding ? { understanding } : {}),
-    webhooks: createWebhookAdmin(runtime.engine, { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS }),
+    webhooks: createWebhookAdmin(runtime.engine, {
+      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      maxTargets: config.WEBHOOK_MAX_TARGETS,
+    }),
   });
   // A write a killed process left unaudited is audited now, not at the next write (src/ingest/write.ts).
   if (config.API_TOKENS || config.ADMIN_TOKEN) {

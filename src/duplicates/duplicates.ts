@@ -4,7 +4,9 @@
  * store marks, and publish what a `same` mark changes: the merged-away record leaves the read
  * indices (the publish hides it, src/engine/duplicates.ts), and comes back when the mark goes.
  */
+import { type Lease, LeaseHeldError, waitForLease } from '../engine/control.ts';
 import {
+  conflictingMarks,
   type DuplicateMarkDocument,
   deleteMark,
   getMark,
@@ -92,30 +94,76 @@ export type MarkInput = {
   by?: string | undefined;
 };
 
-/** A mark refused: 400 for a malformed one, 404 when an id is not a stored record of the type. */
+export type MarkErrorStatus = 400 | 404 | 409 | 503;
+
+/**
+ * A mark refused: 400 for a malformed one, 404 when an id is not a stored record of the type, 409
+ * when it would chain or cycle with another mark (`conflict`, the mark in its way), 503 when a
+ * publish held the lease for longer than a mark waits.
+ */
 export class MarkError extends Error {
   override readonly name = 'MarkError';
-  readonly status: 400 | 404;
-  constructor(message: string, status: 400 | 404) {
+  readonly status: MarkErrorStatus;
+  readonly conflict: DuplicateMarkDocument | undefined;
+  constructor(message: string, status: MarkErrorStatus, conflict?: DuplicateMarkDocument) {
     super(message);
     this.status = status;
+    this.conflict = conflict;
   }
+}
+
+/** Why a `same` mark keeping `keep` and merging `merged` may not stand beside `other`. */
+function conflictText(keep: string, merged: string, other: DuplicateMarkDocument): string {
+  const named = `mark ${other.key} (keep ${other.keep}, merged ${other.merged})`;
+  if (other.merged === keep) {
+    return `keep: ${keep} is itself merged into ${other.keep} by ${named}; keep ${other.keep}, or remove that mark first`;
+  }
+  if (other.keep === merged) {
+    return `${merged} is kept by ${named}: merging it away would hide ${other.merged} too; keep ${merged}, or remove that mark first`;
+  }
+  return `${merged} is already merged into ${other.keep} by ${named}; remove that mark first`;
 }
 
 /**
  * Publishes the records whose being served a mark changed (services and organizations): the
  * publish rebuilds them from the store and then hides what `same` marks merged away.
  */
-async function republish(engine: Engine, type: DuplicateType, ids: readonly (string | undefined)[]) {
-  if (!SERVED_ONCE_TYPES.includes(type)) return;
-  const keys = [...new Set(ids.filter((id): id is string => !!id))].map((id) => `${type}:${id}`);
-  if (keys.length > 0) await publishChanges(engine, keys);
+async function republish(
+  engine: Engine,
+  type: DuplicateType,
+  ids: readonly (string | undefined)[],
+  lease: Lease,
+) {
+  const keys = SERVED_ONCE_TYPES.includes(type)
+    ? [...new Set(ids.filter((id): id is string => !!id))].map((id) => `${type}:${id}`)
+    : [];
+  await publishChanges(engine, keys, { lease });
 }
+
+/**
+ * The publish lease, held while a mark is checked, stored and published: marks are made one at a
+ * time, so two at once cannot both pass the check and chain (A→B beside B→C), and a deletion's
+ * publish (which drops the marks keeping a deleted record) never runs between the check and the
+ * write.
+ */
+async function markLease(engine: Engine): Promise<Lease> {
+  try {
+    return await waitForLease(engine, 'publish', { purpose: 'mark duplicates', waitMs: MARK_WAIT_MS });
+  } catch (error) {
+    if (!(error instanceof LeaseHeldError)) throw error;
+    throw new MarkError(`${error.message}: try the mark again once it is done`, 503);
+  }
+}
+
+/** How long a mark waits for a publish under way (an import's) before it answers busy. */
+const MARK_WAIT_MS = 15_000;
 
 /**
  * Marks a pair as the same record (`keep` is served; the other id answers with it) or as distinct
  * (no longer listed). Replaces an earlier mark of the pair. Both ids must be stored records of the
- * type.
+ * type. A `same` mark never chains nor cycles (A→B beside B→C, or C→A): one whose kept record
+ * another mark merged away, or that would merge away a record another mark keeps (or merged into
+ * a third), is refused with the mark in its way.
  */
 export async function markDuplicates(engine: Engine, input: MarkInput): Promise<DuplicateMarkDocument> {
   const ids = input.ids.map((id) => id.toLowerCase()) as [string, string];
@@ -126,31 +174,44 @@ export async function markDuplicates(engine: Engine, input: MarkInput): Promise<
   }
   if (input.decision === 'distinct' && keep)
     throw new MarkError('keep: only a `same` mark keeps one id', 400);
-  const known = await sourcesOfKeys(
-    engine,
-    ids.map((id) => `${input.type}:${id}`),
-  );
-  const unknown = ids.filter((id) => !known.has(`${input.type}:${id}`));
-  if (unknown.length > 0) throw new MarkError(`no ${input.type} with id ${unknown.join(', ')}`, 404);
   const sorted = [...ids].sort() as [string, string];
   const key = pairKey(input.type, sorted[0], sorted[1]);
-  const before = await getMark(engine, key);
-  const mark: DuplicateMarkDocument = {
-    key,
-    type: input.type,
-    ids: sorted,
-    decision: input.decision,
-    ...(input.decision === 'same' && keep ? { keep, merged: ids.find((id) => id !== keep)! } : {}),
-    marked_at: new Date().toISOString(),
-    ...(input.by ? { marked_by: input.by } : {}),
-  };
-  await putMark(engine, mark);
-  // The record merged away before (if another) is served again; the one merged now is hidden.
-  await republish(engine, input.type, [
-    before?.merged !== mark.merged ? before?.merged : undefined,
-    mark.merged,
-  ]);
-  return mark;
+  const merged = keep ? ids.find((id) => id !== keep) : undefined;
+  const lease = await markLease(engine);
+  try {
+    const known = await sourcesOfKeys(
+      engine,
+      ids.map((id) => `${input.type}:${id}`),
+    );
+    const unknown = ids.filter((id) => !known.has(`${input.type}:${id}`));
+    if (unknown.length > 0) throw new MarkError(`no ${input.type} with id ${unknown.join(', ')}`, 404);
+    if (keep && merged) {
+      const [conflict] = await conflictingMarks(engine, input.type, key, keep, merged);
+      if (conflict) throw new MarkError(conflictText(keep, merged, conflict), 409, conflict);
+    }
+    const before = await getMark(engine, key);
+    const mark: DuplicateMarkDocument = {
+      key,
+      type: input.type,
+      ids: sorted,
+      decision: input.decision,
+      ...(keep && merged ? { keep, merged } : {}),
+      marked_at: new Date().toISOString(),
+      ...(input.by ? { marked_by: input.by } : {}),
+    };
+    await putMark(engine, mark);
+    // The record merged away before (if another) is served again; the one merged now is hidden.
+    await republish(
+      engine,
+      input.type,
+      [before?.merged !== mark.merged ? before?.merged : undefined, mark.merged],
+      lease,
+    );
+    return mark;
+  } finally {
+    // The publish released it already (release is idempotent); not when refused before it.
+    await lease.release();
+  }
 }
 
 /** Removes a pair's mark: it is listed again, and a merged-away record served again. */
@@ -160,9 +221,15 @@ export async function unmarkDuplicates(
   ids: [string, string],
 ): Promise<DuplicateMarkDocument | undefined> {
   const [a, b] = ids.map((id) => id.toLowerCase()) as [string, string];
-  const removed = await deleteMark(engine, pairKey(type, a, b));
-  if (removed?.merged) await republish(engine, type, [removed.merged]);
-  return removed;
+  const lease = await markLease(engine);
+  try {
+    const removed = await deleteMark(engine, pairKey(type, a, b));
+    await republish(engine, type, [removed?.merged], lease);
+    return removed;
+  } finally {
+    // The publish released it already (release is idempotent); not when refused before it.
+    await lease.release();
+  }
 }
 
 export const listDuplicateMarks = (engine: Engine, type?: DuplicateType) => listMarks(engine, type);

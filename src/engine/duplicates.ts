@@ -4,6 +4,7 @@
  * merged-away records taken out of the read indices (live, or a build before its swap).
  */
 import {
+  conflictingMarksBody,
   DUPLICATE_MARKS_INDEX,
   type DuplicateMarkDocument,
   duplicateMarksMapping,
@@ -15,6 +16,7 @@ import {
   sourcesOfKeysBody,
 } from '../index-mapping/duplicates.query.ts';
 import type { ReadIndex } from '../index-mapping/read-indices.mapping.ts';
+import { createBulkWriter } from './bulk.ts';
 import { type Engine, engineCall } from './engine.ts';
 import { EngineNotFoundError } from './errors.ts';
 import { createSmallIndex } from './layout.ts';
@@ -87,6 +89,64 @@ export async function listMarks(engine: Engine, type?: string): Promise<Duplicat
   }
 }
 
+/** The marks a search of the marks index finds (none when no mark was ever made). */
+async function searchMarks(engine: Engine, what: string, body: object): Promise<DuplicateMarkDocument[]> {
+  try {
+    const { body: answer } = await engineCall(what, () =>
+      engine.client.search({ index: marksIndex(engine), body: body as never }),
+    );
+    return (answer as unknown as Hits<DuplicateMarkDocument>).hits.hits.map((h) => h._source);
+  } catch (error) {
+    if (error instanceof EngineNotFoundError) return [];
+    throw error;
+  }
+}
+
+/**
+ * The `same` marks a new `same` mark of the pair `key` (keeping `keep`, merging `merged`) would
+ * chain or cycle with (conflictingMarksBody); none means it may be stored.
+ */
+export const conflictingMarks = (engine: Engine, type: string, key: string, keep: string, merged: string) =>
+  searchMarks(engine, 'check duplicate marks', conflictingMarksBody(type, key, keep, merged));
+
+/** The types whose merged-away records a `same` mark takes out of the read indices (HIDDEN_IN). */
+const HIDING_TYPES = ['service', 'organization'];
+
+/**
+ * The `same` marks (of services and organizations) that keep a record the store no longer holds,
+ * among the ids of `keys` (`type:id`; every mark without them): a kept record deleted. Left standing, such a mark would
+ * hide the record it merged away for good, and send its URL to a 404.
+ */
+export async function marksKeepingDeleted(
+  engine: Engine,
+  keys: ReadonlySet<string> | undefined,
+): Promise<DuplicateMarkDocument[]> {
+  // Marks are an operator's, a few hundred at most: one read of them all costs less than asking
+  // by the changed keys, which an import counts in tens of thousands.
+  const keeping = (await listMarks(engine)).filter(
+    (m) =>
+      m.decision === 'same' && HIDING_TYPES.includes(m.type) && (!keys || keys.has(`${m.type}:${m.keep}`)),
+  );
+  if (keeping.length === 0) return [];
+  const stored = await sourcesOfKeys(
+    engine,
+    keeping.map((m) => `${m.type}:${m.keep}`),
+  );
+  return keeping.filter((m) => !stored.has(`${m.type}:${m.keep}`));
+}
+
+/** Removes these marks (visible to reads when this returns). */
+export async function dropMarks(engine: Engine, marks: readonly DuplicateMarkDocument[]): Promise<void> {
+  if (marks.length === 0) return;
+  const writer = createBulkWriter(engine);
+  for (const mark of marks) await writer.delete(marksIndex(engine), mark.key);
+  const stats = await writer.close();
+  if (stats.failed > 0) throw new Error(`${stats.failed} duplicate marks could not be removed`);
+  await engineCall('refresh duplicate marks', () =>
+    engine.client.indices.refresh({ index: marksIndex(engine) }),
+  );
+}
+
 /**
  * The id a merged-away id answers with: the kept id of its `same` mark, followed through marks
  * that merged that one in turn; undefined when the id was not merged away.
@@ -106,7 +166,10 @@ export async function keptIdFor(engine: Engine, type: string, id: string): Promi
       throw error;
     }
     const next = marks[0]?.keep;
-    if (!next || visited.has(next)) break;
+    if (!next) break;
+    // A cycle left by marks stored before they were checked: no record of it is served, so a
+    // redirect would only loop; the id answers 404 instead.
+    if (visited.has(next)) return undefined;
     visited.add(next);
     current = next;
   }

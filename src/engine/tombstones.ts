@@ -2,6 +2,8 @@
  * The tombstones index (index-mapping/tombstone.document.ts): written when a served record is
  * deleted, cleared when it comes back, pruned after the retention period.
  */
+
+import type { ReadIndex } from '../index-mapping/read-indices.mapping.ts';
 import {
   isServedType,
   TOMBSTONES_INDEX,
@@ -9,7 +11,11 @@ import {
   tombstoneMapping,
   toTombstoneDocument,
 } from '../index-mapping/tombstone.document.ts';
-import { buildExpiredTombstonesQuery, buildTombstonesByIdBody } from '../index-mapping/tombstones.query.ts';
+import {
+  buildExpiredTombstonesQuery,
+  buildServedAgainBody,
+  buildTombstonesByIdBody,
+} from '../index-mapping/tombstones.query.ts';
 import { createBulkWriter } from './bulk.ts';
 import { type Engine, engineCall } from './engine.ts';
 import { createSmallIndex, pruneSmallIndex } from './layout.ts';
@@ -38,7 +44,7 @@ export async function updateTombstones(
   deleted: readonly RecordRef[],
   live: readonly RecordRef[],
   deletedAt = new Date().toISOString(),
-): Promise<{ written: number; cleared: number }> {
+): Promise<{ written: number; cleared: number; back: RecordRef[] }> {
   const gone = deleted.filter((r) => isServedType(r.type));
   await ensureTombstonesIndex(engine);
   const index = tombstonesIndex(engine);
@@ -47,7 +53,7 @@ export async function updateTombstones(
     engine,
     live.filter((r) => isServedType(r.type)),
   );
-  if (gone.length === 0 && back.length === 0) return { written: 0, cleared: 0 };
+  if (gone.length === 0 && back.length === 0) return { written: 0, cleared: 0, back };
   const writer = createBulkWriter(engine);
   for (const { type, id } of gone) {
     if (!isServedType(type)) continue;
@@ -57,8 +63,46 @@ export async function updateTombstones(
   const stats = await writer.close();
   if (stats.failed > 0) throw new Error(`${stats.failed} tombstone writes were refused by the engine`);
   await engineCall('refresh tombstones', () => engine.client.indices.refresh({ index }));
-  return { written: gone.length, cleared: back.length };
+  return { written: gone.length, cleared: back.length, back };
 }
+
+/**
+ * Lists records that came back (their tombstone cleared: a duplicate mark dropped or undone, a
+ * record deleted and written again) in the change feed from `at`: their documents' own
+ * `last_modified`, which `modified_after` reads, is set to `at`. The record they serve keeps its
+ * source's `last_modified`. Without this a harvester that saw the record deleted would never
+ * learn it is back: its tombstone is gone and its source's `last_modified` predates the deletion.
+ */
+export async function announceServedAgain(
+  engine: Engine,
+  targets: Partial<Record<ReadIndex, string>>,
+  back: readonly RecordRef[],
+  at = new Date().toISOString(),
+): Promise<number> {
+  let updated = 0;
+  for (const [type, kind] of Object.entries(DATED_INDICES)) {
+    const ids = back.filter((r) => r.type === type).map((r) => r.id);
+    const index = kind && targets[kind];
+    if (ids.length === 0 || !kind || !index) continue;
+    const { body } = await engineCall(`date what came back in ${kind}`, () =>
+      engine.client.updateByQuery({
+        index,
+        body: buildServedAgainBody(ids, at) as never,
+        refresh: true,
+        conflicts: 'proceed',
+      } as never),
+    );
+    updated += (body as { updated?: number }).updated ?? 0;
+  }
+  return updated;
+}
+
+/** The served types whose documents carry a `last_modified` (`modified_after` filters on it). */
+const DATED_INDICES: Partial<Record<string, ReadIndex>> = {
+  service: 'services',
+  service_at_location: 'service_at_locations',
+  organization: 'organizations',
+};
 
 /** The records among `refs` that have a tombstone. */
 async function existingTombstones(engine: Engine, refs: readonly RecordRef[]): Promise<RecordRef[]> {

@@ -17,6 +17,7 @@ import {
   type RecordChange,
   SEQUENCE_DOCUMENT_ID,
   toEventDocument,
+  toWebhookDocument,
   WEBHOOKS_INDEX,
   type WebhookDocument,
   type WebhookEvent,
@@ -32,7 +33,8 @@ import {
   buildNextEventsQuery,
   buildPruneQuery,
   buildRecentAttemptsQuery,
-  buildWebhooksQuery,
+  buildWebhooksAfterQuery,
+  buildWebhooksPageQuery,
 } from '../index-mapping/webhook.query.ts';
 import { createBulkWriter } from './bulk.ts';
 import { type Engine, engineCall } from './engine.ts';
@@ -167,14 +169,13 @@ export async function refreshWebhooks(engine: Engine): Promise<void> {
 /** Registers a new target (visible to every process when this returns). */
 export async function createWebhook(engine: Engine, target: WebhookTarget): Promise<void> {
   await ensureWebhooksIndex(engine);
-  const doc: WebhookDocument = { kind: 'webhook', webhook_id: target.id, data: target };
   await engineCall('register webhook', () =>
     engine.client.index({
       index: webhooksIndex(engine),
       id: webhookDocumentId(target.id),
       op_type: 'create',
       refresh: true,
-      body: doc,
+      body: toWebhookDocument(target),
     }),
   );
 }
@@ -183,17 +184,47 @@ export async function getWebhook(engine: Engine, id: string): Promise<WebhookTar
   return (await getDocument<WebhookDocument>(engine, webhookDocumentId(id)))?.value.data;
 }
 
-export async function listWebhooks(engine: Engine): Promise<WebhookTarget[]> {
+/** One page of the registered targets, oldest first, and how many there are in all. */
+export async function listWebhooksPage(
+  engine: Engine,
+  page: number,
+  perPage: number,
+): Promise<{ total: number; targets: WebhookTarget[] }> {
   try {
     const { body } = await engineCall('list webhooks', () =>
-      engine.client.search({ index: webhooksIndex(engine), body: buildWebhooksQuery() as never }),
+      engine.client.search({
+        index: webhooksIndex(engine),
+        body: buildWebhooksPageQuery((page - 1) * perPage, perPage) as never,
+      }),
     );
-    return (body.hits.hits as { _source: WebhookDocument }[])
-      .map((hit) => hit._source.data)
-      .sort((a, b) => a.created_at.localeCompare(b.created_at));
+    const hits = body.hits as unknown as { total: { value: number }; hits: { _source: WebhookDocument }[] };
+    return { total: hits.total.value, targets: hits.hits.map((hit) => hit._source.data) };
   } catch (error) {
-    if (error instanceof EngineNotFoundError) return [];
+    if (error instanceof EngineNotFoundError) return { total: 0, targets: [] };
     throw error;
+  }
+}
+
+/** Every registered target, a page at a time (by id): what the delivery worker goes through. */
+export async function* scanWebhooks(engine: Engine, pageSize = 500): AsyncGenerator<WebhookTarget[]> {
+  let after: unknown[] | undefined;
+  for (;;) {
+    let hits: { _source: WebhookDocument; sort: unknown[] }[];
+    try {
+      const { body } = await engineCall('list webhooks', () =>
+        engine.client.search({
+          index: webhooksIndex(engine),
+          body: buildWebhooksAfterQuery(pageSize, after) as never,
+        }),
+      );
+      hits = body.hits.hits as unknown as { _source: WebhookDocument; sort: unknown[] }[];
+    } catch (error) {
+      if (error instanceof EngineNotFoundError) return;
+      throw error;
+    }
+    if (hits.length > 0) yield hits.map((hit) => hit._source.data);
+    if (hits.length < pageSize) return;
+    after = hits[hits.length - 1]!.sort;
   }
 }
 
@@ -213,12 +244,11 @@ export async function updateWebhook(
     const next = change(current.value.data);
     if (!next) return current.value.data;
     try {
-      const doc: WebhookDocument = { kind: 'webhook', webhook_id: id, data: next };
       await engineCall('update webhook', () =>
         engine.client.index({
           index: webhooksIndex(engine),
           id: webhookDocumentId(id),
-          body: doc,
+          body: toWebhookDocument(next),
           if_seq_no: current.seqNo,
           if_primary_term: current.primaryTerm,
         }),

@@ -58,6 +58,25 @@ export const mergedMarksBody = (type: string, ids: readonly string[]) => ({
   },
 });
 
+/**
+ * The `same` marks of a type, other than the pair's own (`key`), that a new `same` mark keeping
+ * `keep` and merging `merged` away would chain or cycle with: one that merged `keep` away (the
+ * kept record is not served), one that keeps `merged` (its merged record would answer with a
+ * record that is itself gone), and one that merged `merged` into a third record (two answers).
+ */
+export const conflictingMarksBody = (type: string, key: string, keep: string, merged: string) => ({
+  size: 10,
+  query: {
+    bool: {
+      filter: [{ term: { type } }, { term: { decision: 'same' } }],
+      must_not: [{ term: { key } }],
+      should: [{ terms: { merged: [keep, merged] } }, { term: { keep: merged } }],
+      minimum_should_match: 1,
+    },
+  },
+  sort: [{ key: 'asc' }],
+});
+
 /** A page of a read index's records in id order (the whole served record, nothing else). */
 export const servedPageBody = (size: number, after: unknown[] | undefined) => ({
   size,

@@ -169,7 +169,15 @@ export type WebhookTarget = {
   paused_at?: string;
 };
 
-export type WebhookDocument = { kind: 'webhook'; webhook_id: string; data: WebhookTarget };
+/** `at`: when the target was registered, the order the admin list pages in (absent before 2026-12). */
+export type WebhookDocument = { kind: 'webhook'; webhook_id: string; at?: string; data: WebhookTarget };
+
+export const toWebhookDocument = (target: WebhookTarget): WebhookDocument => ({
+  kind: 'webhook',
+  webhook_id: target.id,
+  at: target.created_at,
+  data: target,
+});
 
 /** One delivery attempt of one event to one target. */
 export type DeliveryAttempt = {

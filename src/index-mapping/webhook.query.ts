@@ -44,8 +44,30 @@ export function buildRecentAttemptsQuery(webhookId: string, size: number) {
 
 const webhookTargets = { term: { kind: 'webhook' } };
 
-export function buildWebhooksQuery() {
-  return { size: 1000, query: webhookTargets };
+/**
+ * One page of the registered targets, oldest first, with their exact count. `from` paging is
+ * enough: registrations are capped (WEBHOOK_MAX_TARGETS, at most 10,000, the engine's window).
+ * Targets registered before documents carried `at` come first, by id.
+ */
+export function buildWebhooksPageQuery(from: number, size: number) {
+  return {
+    from,
+    size,
+    track_total_hits: true,
+    sort: [{ at: { order: 'asc', missing: '_first' } }, { webhook_id: 'asc' }],
+    query: webhookTargets,
+  };
+}
+
+/** The next `size` targets after `after` (a sort value of the last page), by id: every one, page by page. */
+export function buildWebhooksAfterQuery(size: number, after: unknown[] | undefined) {
+  return {
+    size,
+    track_total_hits: false,
+    sort: [{ webhook_id: 'asc' }],
+    query: webhookTargets,
+    ...(after ? { search_after: after } : {}),
+  };
 }
 
 /** Counts the registered targets. */

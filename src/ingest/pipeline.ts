@@ -5,7 +5,8 @@
  */
 
 import { createBulkWriter } from '../engine/bulk.ts';
-import type { Lease } from '../engine/control.ts';
+import { type Lease, logChange } from '../engine/control.ts';
+import { dropMarks, marksKeepingDeleted } from '../engine/duplicates.ts';
 import type { Engine } from '../engine/engine.ts';
 import { flushRecords, getRecords, refreshRecords, removeRecords } from '../engine/records.ts';
 import { updateTombstones } from '../engine/tombstones.ts';
@@ -16,7 +17,7 @@ import { deletionClosure, type RecordRef } from './deletion.ts';
 import { type ImportOptions, type ImportResult, importSource } from './import-source.ts';
 import { recordKey } from './nesting.ts';
 import { createProgressBar } from './progress.ts';
-import { PublishNeedsReindexError, type PublishReport, publishChanges } from './publish.ts';
+import { mergedKeysOf, PublishNeedsReindexError, type PublishReport, publishChanges } from './publish.ts';
 import { type ReindexOptions, type ReindexReport, reindex } from './reindex.ts';
 
 export type PipelineOptions = ImportOptions & {
@@ -138,6 +139,13 @@ export async function publishOrReindex(
   }
   // A reindex publishes by its own swap: the caller's lease would hold other publishes back for it.
   await options.publishLease?.release();
+  // A kept record deleted takes its duplicate marks with it, as in a publish (publish.ts): they go
+  // before the build, which then serves what they merged away; logged first, so that a run killed
+  // after they went still publishes those records.
+  await refreshRecords(engine);
+  const freed = await marksKeepingDeleted(engine, changes.all ? undefined : changes.keys);
+  const freedLogged = freed.length > 0 ? await logChange(engine, mergedKeysOf(freed)) : undefined;
+  await dropMarks(engine, freed);
   const report = await reindexWithProgress(engine, {
     ...options.reindexOptions,
     ...(options.signal ? { signal: options.signal } : {}),
@@ -150,6 +158,11 @@ export async function publishOrReindex(
     await updateTombstones(engine, gone, []);
   }
   await changes.published();
+  // The freed records are back: their tombstones cleared, dated in the change feed (publish.ts).
+  if (freedLogged) {
+    await publishChanges(engine, mergedKeysOf(freed), options.source ? { source: options.source } : {});
+    await freedLogged.done();
+  }
   return { reindex: report };
 }
 

@@ -33,12 +33,19 @@ import {
   recordBuild,
   waitForLease,
 } from '../engine/control.ts';
-import { hideMergedRecords, withoutHidden } from '../engine/duplicates.ts';
+import {
+  type DuplicateMarkDocument,
+  dropMarks,
+  hideMergedRecords,
+  marksKeepingDeleted,
+  withoutHidden,
+} from '../engine/duplicates.ts';
 import type { Engine } from '../engine/engine.ts';
 import { countEachIndex, readAliasTargets, versionPattern } from '../engine/indices.ts';
 import { findDocuments, getRecords, openSnapshot, refreshRecords, type Snapshot } from '../engine/records.ts';
 import { findServedDocuments, readMappedFields, refreshIndices } from '../engine/served.ts';
 import {
+  announceServedAgain,
   DEFAULT_TOMBSTONE_RETENTION_DAYS,
   ensureTombstonesIndex,
   pruneTombstones,
@@ -242,9 +249,24 @@ export async function publishChanges(
       report.ms = Date.now() - started;
       return report;
     }
-    const logged = live && !options.onPublished ? await logChange(engine, [...keys]) : undefined;
-    if (live) await ensureTombstonesIndex(engine);
     await refreshRecords(engine);
+    // A kept record deleted takes its duplicate marks with it: the records they merged away are
+    // published with this change, served again (src/duplicates).
+    const freed = live ? await marksKeepingDeleted(engine, keys) : [];
+    const freedKeys = mergedKeysOf(freed);
+    for (const key of freedKeys) keys.add(key);
+    const logged = live && !options.onPublished ? await logChange(engine, [...keys]) : undefined;
+    // Logged before the marks go (an import logged its own keys, not these): a publish killed
+    // after they went is completed by the next one, which serves the freed records.
+    const freedLogged = freed.length > 0 && !logged ? await logChange(engine, freedKeys) : undefined;
+    if (freed.length > 0) {
+      await dropMarks(engine, freed);
+      engine.logger.info(
+        { marks: freed.map((m) => m.key) },
+        'dropped the duplicate marks that kept a deleted record: what they merged away is served again',
+      );
+    }
+    if (live) await ensureTombstonesIndex(engine);
     const work = await affected(engine, targets, [...keys]);
     // What webhook targets hear of (src/webhooks): only worked out when some target is registered.
     const changes: RecordChange[] | undefined = live && (await countWebhooks(engine)) > 0 ? [] : undefined;
@@ -255,15 +277,18 @@ export async function publishChanges(
     // (src/duplicates).
     const hidden = await hideMergedRecords(engine, targets, { collect: live });
     if (live) {
-      report.tombstones = await updateTombstones(
+      const { back, ...tombstones } = await updateTombstones(
         engine,
         [...deleted, ...hidden],
         withoutHidden(written, hidden),
       );
+      report.tombstones = tombstones;
+      await announceServedAgain(engine, targets, back);
       // Before the change log is marked done: a publish killed here is redone, events and all.
       if (changes) await recordWebhookEvents(engine, changes, options.source);
       await recordServedCounts(engine, targets);
       await logged?.done();
+      await freedLogged?.done();
       await options.onPublished?.();
       await markChangesDone(engine, leftOver);
       // Housekeeping, at most once an hour per process: old tombstones and old log entries.
@@ -286,6 +311,10 @@ export async function publishChanges(
 }
 
 type Ref = { type: string; id: string };
+
+/** The keys (`type:id`) of the records `same` marks merged away. */
+export const mergedKeysOf = (marks: readonly DuplicateMarkDocument[]): string[] =>
+  marks.flatMap((m) => (m.decision === 'same' && m.merged ? [`${m.type}:${m.merged}`] : []));
 
 /** Rewrites the affected documents of the live (or replay target) indices from the store. */
 async function rewriteAffected(

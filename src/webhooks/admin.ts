@@ -11,11 +11,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Engine } from '../engine/engine.ts';
 import {
+  countWebhooks,
   createWebhook,
   currentSequence,
   deleteWebhook,
   getWebhook,
-  listWebhooks,
+  listWebhooksPage,
   recentAttempts,
   updateWebhook,
 } from '../engine/webhooks.ts';
@@ -52,12 +53,31 @@ const compact = (filter: WebhookFilter | undefined): WebhookFilter =>
     Object.entries(filter ?? {}).filter(([, values]) => Array.isArray(values) && values.length > 0),
   ) as WebhookFilter;
 
-export function createWebhookAdmin(engine: Engine, options: { allowPrivate: boolean }) {
+/** WEBHOOK_MAX_TARGETS' default: how many targets may be registered. */
+export const DEFAULT_MAX_WEBHOOKS = 1000;
+
+export type WebhookAdminOptions = {
+  allowPrivate: boolean;
+  /** How many targets may be registered (WEBHOOK_MAX_TARGETS); one more is refused. */
+  maxTargets?: number;
+};
+
+export function createWebhookAdmin(engine: Engine, options: WebhookAdminOptions) {
+  const maxTargets = options.maxTargets ?? DEFAULT_MAX_WEBHOOKS;
+  const full = () => ({
+    refused: `${maxTargets} webhook targets are registered, the most this server takes (WEBHOOK_MAX_TARGETS): remove one first`,
+    full: true as const,
+  });
   return {
-    /** The new target and its secret, or why it was refused (its URL or its secret). */
+    /**
+     * The new target and its secret, or why it was refused: its URL or its secret, or (`full`)
+     * the cap on registrations reached. Every target costs the delivery worker a read each second
+     * and every publish an event per change, so their number is bounded.
+     */
     async register(
       input: WebhookRegistration,
-    ): Promise<{ webhook: WebhookView; secret: string } | { refused: string }> {
+    ): Promise<{ webhook: WebhookView; secret: string } | { refused: string; full?: true }> {
+      if ((await countWebhooks(engine)) >= maxTargets) return full();
       try {
         await checkRemoteUrl(input.url, options.allowPrivate ? 'any' : 'public');
       } catch (error) {
@@ -87,10 +107,18 @@ export function createWebhookAdmin(engine: Engine, options: { allowPrivate: bool
         failures: 0,
       };
       await createWebhook(engine, target);
+      // Two registrations at once may both have counted one place left: each counts again once
+      // it is visible (created with refresh), and one past the cap takes itself back.
+      if ((await countWebhooks(engine)) > maxTargets) {
+        await deleteWebhook(engine, target.id);
+        return full();
+      }
       return { webhook: view(target), secret };
     },
-    async list(): Promise<WebhookView[]> {
-      return (await listWebhooks(engine)).map(view);
+    /** A page of the targets, oldest first, with how many there are. */
+    async list(page: number, perPage: number): Promise<{ total: number; webhooks: WebhookView[] }> {
+      const { total, targets } = await listWebhooksPage(engine, page, perPage);
+      return { total, webhooks: targets.map(view) };
     },
     async get(id: string): Promise<WebhookView | undefined> {
       const target = await getWebhook(engine, id);

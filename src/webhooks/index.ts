@@ -8,9 +8,11 @@
  */
 export {
   createWebhookAdmin,
+  DEFAULT_MAX_WEBHOOKS,
   isWebhookSecret,
   newWebhookSecret,
   type WebhookAdmin,
+  type WebhookAdminOptions,
   type WebhookRegistration,
   type WebhookView,
 } from './admin.ts';

@@ -23,11 +23,11 @@ import { acquireLease, type Lease, LeaseHeldError } from '../engine/control.ts';
 import type { Engine } from '../engine/engine.ts';
 import {
   getWebhook,
-  listWebhooks,
   nextEvents,
   pruneWebhookLog,
   recordAttempts,
   refreshWebhooks,
+  scanWebhooks,
   updateWebhook,
 } from '../engine/webhooks.ts';
 import type { WebhookEvent, WebhookTarget } from '../index-mapping/webhook.document.ts';
@@ -119,16 +119,20 @@ export function startWebhookDelivery(engine: Engine, settings: WebhookDeliverySe
       } else {
         await refreshWebhooks(engine);
         const now = Date.now();
-        for (const target of await listWebhooks(engine)) {
-          if (target.state !== 'active' || draining.has(target.id)) continue;
-          if (target.next_attempt_at && Date.parse(target.next_attempt_at) > now) continue;
-          const signal = AbortSignal.any([stopping.signal, held.lost]);
-          const run = drain(target, signal)
-            .catch((error: unknown) => {
-              if (!signal.aborted) logger.warn({ err: error, webhook: target.id }, 'webhook delivery failed');
-            })
-            .finally(() => draining.delete(target.id));
-          draining.set(target.id, run);
+        // Every target, a page at a time: a list capped at one page left the rest undelivered.
+        for await (const page of scanWebhooks(engine)) {
+          for (const target of page) {
+            if (target.state !== 'active' || draining.has(target.id)) continue;
+            if (target.next_attempt_at && Date.parse(target.next_attempt_at) > now) continue;
+            const signal = AbortSignal.any([stopping.signal, held.lost]);
+            const run = drain(target, signal)
+              .catch((error: unknown) => {
+                if (!signal.aborted)
+                  logger.warn({ err: error, webhook: target.id }, 'webhook delivery failed');
+              })
+              .finally(() => draining.delete(target.id));
+            draining.set(target.id, run);
+          }
         }
         if (now - lastPruned > 3_600_000) {
           lastPruned = now;

@@ -128,13 +128,16 @@ const markRoute = createRoute({
   tags: ['operations'],
   summary: 'Mark a pair as the same record (served once) or as distinct.',
   description:
-    '`same` with `keep`: the kept record is served; the other leaves the lists, dumps and searches (for services, with its service_at_locations; for organizations, the organization), and `GET /services/{other}` (or `/organizations/{other}`) answers `301 Moved Permanently` to the kept id, so a harvester that follows redirects gets the kept record and learns its id. A merged location is only no longer listed (locations have no endpoint of their own). `distinct`: the pair is no longer listed. A mark replaces an earlier one of the pair and lives in its own index, so imports, syncs and reindexes keep it. Published at once.',
+    '`same` with `keep`: the kept record is served; the other leaves the lists, dumps and searches (for services, with its service_at_locations; for organizations, the organization), and `GET /services/{other}` (or `/organizations/{other}`) answers `301 Moved Permanently` to the kept id, so a harvester that follows redirects gets the kept record and learns its id. A merged location is only no longer listed (locations have no endpoint of their own). `distinct`: the pair is no longer listed. Marks never chain nor cycle: a kept record is never merged away by another mark, and a merged record is merged into one record only (409 otherwise); marks are made one at a time. A kept record that is deleted (a write, `hsds delete`, a sync that drops it) takes its marks with it: what they merged away is served again, listed by the change feed (`modified_after`) from that moment, not as deleted. A mark replaces an earlier one of the pair and lives in its own index, so imports, syncs and reindexes keep it. Published at once.',
   security: ADMIN_SECURITY,
   request: { body: { content: { 'application/json': { schema: markBody } }, required: true } },
   responses: {
     200: { description: 'The mark stored.', content: { 'application/json': { schema: markSchema } } },
     ...adminAuthResponses,
     404: problemContent('An id is not a stored record of the type.'),
+    409: problemContent(
+      "A `same` mark that would chain or cycle with another (type `duplicate-mark-conflict`; `detail` names the other mark's key, kept and merged ids): its kept record is merged away by another mark, or the record it would merge away is kept by another mark or merged into a third record already. Remove that mark first, or keep the other way round.",
+    ),
     ...errorResponses,
   },
 });
@@ -186,11 +189,14 @@ const duplicatesOf = (deps: AppDeps): Duplicates => {
   return deps.duplicates;
 };
 
-/** A refusal from src/duplicates (MarkError: `status` 400 or 404) as a problem. */
+/**
+ * A refusal from src/duplicates (MarkError: `status` 400, 404, 409 naming the mark in the way, or
+ * 503 while an import publishes) as a problem.
+ */
 function asProblem(error: unknown): unknown {
   if (error instanceof Error && error.name === 'MarkError') {
-    const status = (error as Error & { status: 400 | 404 }).status;
-    return new ApiProblem(status, error.message);
+    const status = (error as Error & { status: 400 | 404 | 409 | 503 }).status;
+    return new ApiProblem(status, error.message, status === 409 ? { type: 'duplicate-mark-conflict' } : {});
   }
   return error;
 }

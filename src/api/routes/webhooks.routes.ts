@@ -7,6 +7,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { servedTypes } from '../../index-mapping/tombstone.document.ts';
 import { ADMIN_SECURITY, adminAuthResponses } from '../auth.ts';
+import { integerParam } from '../list-params.ts';
+import { toPage } from '../paging.ts';
 import { ApiProblem, bodyErrorResponses, errorResponses, problemContent } from '../problem.ts';
 import type { App, AppDeps, Webhooks } from '../types.ts';
 
@@ -157,12 +159,36 @@ const listRoute = createRoute({
   path: '/admin/webhooks',
   operationId: 'listWebhooks',
   tags: ['webhooks'],
-  summary: 'The registered webhook targets, with their delivery state (never their secrets).',
+  summary:
+    'The registered webhook targets, with their delivery state (never their secrets), a page at a time.',
+  description:
+    'Oldest first, `per_page` at a time (50 unless given, at most 1000), with the paging fields of an HSDS Page (`total_items` is exact) around `webhooks`. At most WEBHOOK_MAX_TARGETS (1000 by default) targets can be registered.',
   security: ADMIN_SECURITY,
+  request: {
+    query: z.object({
+      page: integerParam('The page, from 1.', 1, 10_000).optional(),
+      per_page: integerParam('Targets a page (default 50).', 1, 1000).optional(),
+    }),
+  },
   responses: {
     200: {
-      description: 'Every target.',
-      content: { 'application/json': { schema: z.object({ webhooks: z.array(webhookSchema) }) } },
+      description: 'A page of the targets.',
+      content: {
+        'application/json': {
+          schema: z
+            .object({
+              total_items: z.number().int().openapi({ description: 'How many targets are registered.' }),
+              total_pages: z.number().int(),
+              page_number: z.number().int(),
+              size: z.number().int().openapi({ description: 'How many targets this page holds.' }),
+              first_page: z.boolean(),
+              last_page: z.boolean(),
+              empty: z.boolean(),
+              webhooks: z.array(webhookSchema),
+            })
+            .openapi('WebhookPage'),
+        },
+      },
     },
     ...adminAuthResponses,
     ...errorResponses,
@@ -188,6 +214,9 @@ const createRoute_ = createRoute({
       content: { 'application/json': { schema: createdSchema } },
     },
     ...adminAuthResponses,
+    409: problemContent(
+      'WEBHOOK_MAX_TARGETS targets (1000 by default) are registered already: remove one before registering another.',
+    ),
     422: problemContent(
       'The URL is refused (not http(s), a loopback, private, link-local or reserved address, a name that does not resolve) or the secret is not in the Standard Webhooks form.',
     ),
@@ -305,12 +334,15 @@ export function registerWebhookRoutes(app: App) {
   });
 
   app.openapi(listRoute, async (c) => {
-    return c.json({ webhooks: await webhooksOf(c.get('deps')).list() }, 200);
+    const { page = 1, per_page: perPage = 50 } = c.req.valid('query');
+    const { total, webhooks } = await webhooksOf(c.get('deps')).list(page, perPage);
+    const { contents, ...envelope } = toPage(webhooks, total, page, perPage);
+    return c.json({ ...envelope, webhooks: contents }, 200);
   });
 
   app.openapi(createRoute_, async (c) => {
     const registered = await webhooksOf(c.get('deps')).register(c.req.valid('json'));
-    if ('refused' in registered) throw new ApiProblem(422, registered.refused);
+    if ('refused' in registered) throw new ApiProblem(registered.full ? 409 : 422, registered.refused);
     c.header('location', `/admin/webhooks/${registered.webhook.id}`);
     return c.json({ ...registered.webhook, secret: registered.secret }, 201);
   });

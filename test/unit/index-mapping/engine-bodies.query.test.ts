@@ -4,14 +4,20 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildDidYouMeanBody } from '../../../src/index-mapping/did-you-mean.query.ts';
+import { conflictingMarksBody } from '../../../src/index-mapping/duplicates.query.ts';
 import { buildFacetsBody } from '../../../src/index-mapping/facets.query.ts';
 import { countBody, pointInTimeBody, searchPageBody } from '../../../src/index-mapping/search.query.ts';
 import { buildTermNamesPageBody } from '../../../src/index-mapping/taxonomy-vocabulary.query.ts';
 import {
   buildExpiredTombstonesQuery,
+  buildServedAgainBody,
   buildTombstonesByIdBody,
 } from '../../../src/index-mapping/tombstones.query.ts';
-import { buildCountWebhooksQuery } from '../../../src/index-mapping/webhook.query.ts';
+import {
+  buildCountWebhooksQuery,
+  buildWebhooksAfterQuery,
+  buildWebhooksPageQuery,
+} from '../../../src/index-mapping/webhook.query.ts';
 
 const search = { query: { term: { id: 'a' } }, sort: [{ id: { order: 'asc' } }] };
 const pit = { id: 'pit-1', keepAlive: '30s' };
@@ -112,5 +118,48 @@ describe('small index bodies', () => {
 
   it('counts the registered webhook targets only', () => {
     expect(buildCountWebhooksQuery()).toEqual({ query: { term: { kind: 'webhook' } } });
+  });
+
+  it('pages webhook targets oldest first with their total, and walks all of them by id', () => {
+    expect(buildWebhooksPageQuery(100, 50)).toEqual({
+      from: 100,
+      size: 50,
+      track_total_hits: true,
+      sort: [{ at: { order: 'asc', missing: '_first' } }, { webhook_id: 'asc' }],
+      query: { term: { kind: 'webhook' } },
+    });
+    expect(buildWebhooksAfterQuery(500, undefined)).toEqual({
+      size: 500,
+      track_total_hits: false,
+      sort: [{ webhook_id: 'asc' }],
+      query: { term: { kind: 'webhook' } },
+    });
+    expect(buildWebhooksAfterQuery(500, ['w9'])).toMatchObject({ search_after: ['w9'] });
+  });
+
+  it('dates what came back by its own last_modified, not the record it serves', () => {
+    expect(buildServedAgainBody(['s1'], '2026-12-07T19:00:00.000Z')).toEqual({
+      query: { bool: { filter: [{ terms: { id: ['s1'] } }] } },
+      script: {
+        lang: 'painless',
+        source: "ctx._source['last_modified'] = params.at",
+        params: { at: '2026-12-07T19:00:00.000Z' },
+      },
+    });
+  });
+
+  it('finds the marks a new same mark would chain or cycle with, but the pair its own', () => {
+    expect(conflictingMarksBody('service', 'service:a|b', 'b', 'a')).toEqual({
+      size: 10,
+      query: {
+        bool: {
+          filter: [{ term: { type: 'service' } }, { term: { decision: 'same' } }],
+          must_not: [{ term: { key: 'service:a|b' } }],
+          should: [{ terms: { merged: ['b', 'a'] } }, { term: { keep: 'a' } }],
+          minimum_should_match: 1,
+        },
+      },
+      sort: [{ key: 'asc' }],
+    });
   });
 });
