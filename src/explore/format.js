@@ -63,6 +63,26 @@ export function linkHref(value) {
   return LINK_PROTOCOLS.has(url.protocol) ? url.href : '';
 }
 
+// The twin of src/hsds/organization.schema.ts (this page is plain browser code and imports none of
+// the server's); test/unit/explore checks they agree.
+const PLACEHOLDER_FIELD = 'x-placeholder';
+const PLACEHOLDER_NAME = 'Unknown organization';
+const PLACEHOLDER_DESCRIPTION =
+  'Placeholder: services in this directory name this organization, but no imported source describes it.';
+
+/**
+ * The organization a person is shown: undefined when there is none, or when it is a placeholder
+ * the directory made up because the feed never names the organization ("Unknown organization"
+ * tells a person nothing and reads as if it were a name).
+ */
+export function shownOrganization(organization) {
+  if (!organization?.name) return undefined;
+  const placeholder =
+    organization[PLACEHOLDER_FIELD] === true ||
+    (organization.name === PLACEHOLDER_NAME && organization.description === PLACEHOLDER_DESCRIPTION);
+  return placeholder ? undefined : organization;
+}
+
 /** The first phone of the first record that has one (the service at a location, then the service...). */
 export function firstPhone(...records) {
   for (const record of records) {

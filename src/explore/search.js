@@ -14,6 +14,7 @@ import {
   locationAddress,
   schedulesOf,
   servedAreas,
+  shownOrganization,
   summariseOpening,
   telHref,
 } from './format.js';
@@ -207,6 +208,7 @@ function resultItem(item, number, state) {
   const opening = summariseOpening(schedulesOf(item));
   const next = describeNextOpening(item.next_opening);
   const address = formatAddress(locationAddress(location));
+  const organization = shownOrganization(service.organization);
   const selected = state.selected === item.id;
   return html`
     <li class="result ${selected ? 'selected' : ''}" id="result-${item.id}" data-id=${item.id}>
@@ -215,7 +217,7 @@ function resultItem(item, number, state) {
           <span class="result-number" aria-hidden="true">${number}</span>
           <h3 id="name-${item.id}"><a href="?service=${service.id}">${service.name}</a></h3>
         </div>
-        ${service.organization?.name ? html`<p class="organization">${service.organization.name}</p>` : nothing}
+        ${organization ? html`<p class="organization">${organization.name}</p>` : nothing}
         <dl class="facts">
           ${
             typeof item.distance === 'number'

@@ -4,6 +4,7 @@
  * the API's JSON answers (nothing here reads the engine): a field the record lacks is a line left
  * out, never a guess.
  */
+import { isPlaceholderOrganization } from '../hsds/index.ts';
 import { weekdayName } from '../schedules/calendar.ts';
 
 /** A record as the API serves it: JSON, read defensively (the tools never trust a shape). */
@@ -83,6 +84,14 @@ export function distanceText(metres: number): string {
   return metres < 1000 ? `${Math.round(metres)} m` : `${(metres / 1000).toFixed(1)} km`;
 }
 
+/**
+ * The organization's name to tell: none for a placeholder (its "Unknown organization" is the
+ * directory's, not the publisher's; src/hsds/organization.schema.ts), which an assistant would
+ * otherwise read out as if it were a name.
+ */
+const organizationName = (organization: Json): string | undefined =>
+  isPlaceholderOrganization(organization) ? undefined : text(organization.name);
+
 /** What an assistant is told of one search result (a fully nested service_at_location). */
 export type ServiceSummary = {
   service_id: string;
@@ -109,7 +118,7 @@ export function summariseServiceAtLocation(item: Json, baseUrl: string): Service
     service_id: serviceId,
     service_at_location_id: text(item.id),
     name: text(service?.name) ?? '(no name)',
-    organization: text(organization.name),
+    organization: organizationName(organization),
     location: text(location.name),
     address: addressOf(location.addresses),
     phone: phonesOf(item.phones, location.phones, service?.phones, organization.phones),
@@ -127,7 +136,7 @@ export function summariseService(service: Json, baseUrl: string): ServiceSummary
   return withoutAbsent({
     service_id: text(service.id) ?? '',
     name: text(service.name) ?? '(no name)',
-    organization: text(organization.name),
+    organization: organizationName(organization),
     location: text(location.name),
     address: addressOf(location.addresses),
     phone: phonesOf(service.phones, sal.phones, location.phones, organization.phones),

@@ -12,10 +12,13 @@ import {
   linkHref,
   schedulesOf,
   servedAreas,
+  shownOrganization,
   summariseOpening,
   telHref,
   weekTable,
 } from '../../../src/explore/format.js';
+import { PLACEHOLDER_FIELD } from '../../../src/hsds/index.ts';
+import { placeholderOrganization } from '../../../src/ingest/placeholder-organizations.ts';
 
 const weekly = (byday: string, opens_at: string, closes_at: string, extra: Record<string, unknown> = {}) => ({
   id: 'x',
@@ -202,5 +205,25 @@ describe('service areas', () => {
     const service = [{ id: 'service' }];
     expect(servedAreas({ service_areas: own, service: { service_areas: service } })).toBe(own);
     expect(servedAreas({ service_areas: [], service: { service_areas: service } })).toBe(service);
+  });
+});
+
+describe('shownOrganization', () => {
+  it('shows a real organization, and none for a placeholder the directory made up', () => {
+    const real = { id: 'o1', name: 'Southmead Food Trust', description: '' };
+    expect(shownOrganization(real)).toBe(real);
+    expect(shownOrganization(undefined)).toBeUndefined();
+    expect(shownOrganization({ id: 'o2', name: '' })).toBeUndefined();
+    // The placeholder as the import stores it (the page's twin of src/hsds agrees)...
+    const placeholder = placeholderOrganization('0a000000-0000-4000-8000-000000000001');
+    expect(placeholder[PLACEHOLDER_FIELD]).toBe(true);
+    expect(shownOrganization(placeholder)).toBeUndefined();
+    // ...and as stored before the mark existed: told by its name and description.
+    const { [PLACEHOLDER_FIELD]: _, ...unmarked } = placeholder;
+    expect(shownOrganization(unmarked)).toBeUndefined();
+    // A real organization that happens to be called so is shown.
+    expect(
+      shownOrganization({ id: 'o3', name: 'Unknown organization', description: 'A band.' }),
+    ).toBeDefined();
   });
 });
