@@ -4,7 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  areaNames,
   areaShapes,
+  contactLine,
+  emailOf,
   formatAddress,
   formatAges,
   formatCost,
@@ -15,6 +18,7 @@ import {
   shownOrganization,
   summariseOpening,
   telHref,
+  toResult,
   weekTable,
 } from '../../../src/explore/format.js';
 import { PLACEHOLDER_FIELD } from '../../../src/hsds/index.ts';
@@ -225,5 +229,38 @@ describe('shownOrganization', () => {
     expect(
       shownOrganization({ id: 'o3', name: 'Unknown organization', description: 'A band.' }),
     ).toBeDefined();
+  });
+});
+
+describe('toResult', () => {
+  const service = {
+    id: 's1',
+    name: 'Food bank',
+    email: '',
+    contacts: [
+      { name: 'Sam Jones', title: 'Coordinator', email: 'sam@example.org', phones: [{ number: '01' }] },
+    ],
+    service_areas: [{ name: 'Southmead' }, { name: 'Henbury' }, { name: 'Southmead' }],
+  };
+
+  it('reads a service without a place: its areas, its contact, its contact phone and e-mail', () => {
+    const result = toResult(service);
+    expect(result).toMatchObject({ id: 's1', service, location: {}, areas: service.service_areas });
+    expect(areaNames(result.areas)).toBe('Southmead, Henbury');
+    expect(contactLine(service.contacts)).toBe('Sam Jones, Coordinator');
+    expect(emailOf(service)).toBe('sam@example.org');
+    expect(result.phoneHolders.find((holder) => holder?.phones?.length)?.phones[0].number).toBe('01');
+  });
+
+  it('reads a service with places by its first place with coordinates', () => {
+    const located = { location: { id: 'l2', latitude: 51.4, longitude: -2.5 } };
+    const result = toResult({ ...service, service_at_locations: [{ location: { id: 'l1' } }, located] });
+    expect(result.location.id).toBe('l2');
+  });
+
+  it('reads a service at a location as before: its place, its distance, its areas', () => {
+    const result = toResult({ id: 'sal', distance: 12, service, location: { id: 'l1' } });
+    expect(result).toMatchObject({ id: 'sal', service, distance: 12, location: { id: 'l1' } });
+    expect(result.areas).toBe(service.service_areas);
   });
 });
