@@ -101,11 +101,33 @@ export type ServiceSummary = {
   location?: string;
   address?: string;
   phone?: string;
+  email?: string;
+  website?: string;
+  /** The names of the areas it serves (a service without a place often says only these). */
+  areas_served?: string;
   opening_times?: string;
   /** Metres from the postcode's centroid (only with a postcode). */
   distance_m?: number;
   url: string;
 };
+
+/** "Bristol, South Gloucestershire": the names of the areas served, each once. */
+function areasOf(...holders: unknown[]): string | undefined {
+  for (const areas of holders) {
+    const names = list(areas)
+      .map((area) => text(area.name) ?? text(area.description))
+      .filter((name): name is string => name !== undefined);
+    if (names.length > 0) return [...new Set(names)].join(', ');
+  }
+  return undefined;
+}
+
+/** The service's e-mail, else its first contact's. */
+const emailOf = (service: Json | undefined): string | undefined =>
+  text(service?.email) ??
+  list(service?.contacts)
+    .map((c) => text(c.email))
+    .find(Boolean);
 
 /** The summary of a fully nested service_at_location (GET /service_at_locations?full=true). */
 export function summariseServiceAtLocation(item: Json, baseUrl: string): ServiceSummary | undefined {
@@ -122,13 +144,19 @@ export function summariseServiceAtLocation(item: Json, baseUrl: string): Service
     location: text(location.name),
     address: addressOf(location.addresses),
     phone: phonesOf(item.phones, location.phones, service?.phones, organization.phones),
+    email: emailOf(service),
+    website: text(service?.url),
+    areas_served: areasOf(item.service_areas, service?.service_areas),
     opening_times: openingTimesOf(item.schedules, location.schedules, service?.schedules),
     distance_m: typeof item.distance === 'number' ? Math.round(item.distance) : undefined,
     url: `${baseUrl}/services/${serviceId}`,
   });
 }
 
-/** The summary of a fully nested service (GET /services/{id}): its first location's address. */
+/**
+ * The summary of a fully nested service (GET /services/{id}, or a search without a postcode): its
+ * first location's address, and what a service without a place says instead (areas, contacts).
+ */
 export function summariseService(service: Json, baseUrl: string): ServiceSummary {
   const organization = isObject(service.organization) ? service.organization : {};
   const sal = list(service.service_at_locations)[0] ?? {};
@@ -139,7 +167,16 @@ export function summariseService(service: Json, baseUrl: string): ServiceSummary
     organization: organizationName(organization),
     location: text(location.name),
     address: addressOf(location.addresses),
-    phone: phonesOf(service.phones, sal.phones, location.phones, organization.phones),
+    phone: phonesOf(
+      service.phones,
+      sal.phones,
+      location.phones,
+      ...list(service.contacts).map((c) => c.phones),
+      organization.phones,
+    ),
+    email: emailOf(service),
+    website: text(service.url),
+    areas_served: areasOf(service.service_areas),
     opening_times: openingTimesOf(service.schedules, sal.schedules, location.schedules),
     url: `${baseUrl}/services/${text(service.id) ?? ''}`,
   });
@@ -154,7 +191,10 @@ export function describeService(summary: ServiceSummary, from?: string): string 
   const lines = [summary.organization ? `${summary.name} (${summary.organization})` : summary.name];
   if (summary.location && summary.location !== summary.name) lines.push(`Location: ${summary.location}`);
   if (summary.address) lines.push(`Address: ${summary.address}`);
+  if (summary.areas_served) lines.push(`Areas served: ${summary.areas_served}`);
   if (summary.phone) lines.push(`Phone: ${summary.phone}`);
+  if (summary.email) lines.push(`Email: ${summary.email}`);
+  if (summary.website) lines.push(`Website: ${summary.website}`);
   if (summary.opening_times) lines.push(`Opening times: ${summary.opening_times}`);
   if (summary.distance_m !== undefined) {
     lines.push(`Distance: ${distanceText(summary.distance_m)}${from ? ` from ${from}` : ''}`);

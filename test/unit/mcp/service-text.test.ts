@@ -69,6 +69,32 @@ describe('summariseServiceAtLocation', () => {
   });
 });
 
+describe('a service without a place', () => {
+  it("is told by what it says instead: areas served, its contact's phone and e-mail, its website", () => {
+    const summary = summariseService(
+      {
+        id: 'svc-5',
+        name: 'Food bank',
+        url: 'https://food.example.org',
+        organization: { name: 'Food Trust' },
+        contacts: [{ name: 'Sam', email: 'sam@example.org', phones: [{ number: '0117 000 0001' }] }],
+        service_areas: [{ name: 'Southmead' }, { name: 'Henbury' }],
+      },
+      base,
+    );
+    expect(describeService(summary)).toBe(
+      [
+        'Food bank (Food Trust)',
+        'Areas served: Southmead, Henbury',
+        'Phone: 0117 000 0001',
+        'Email: sam@example.org',
+        'Website: https://food.example.org',
+        `Record: ${base}/services/svc-5`,
+      ].join('\n'),
+    );
+  });
+});
+
 describe('a placeholder organization', () => {
   it('is not read out as if it were a name: the service is told without one', () => {
     const placeholder = placeholderOrganization('0a000000-0000-4000-8000-000000000001');
