@@ -32,6 +32,7 @@ const listShape = (ctx: RouteContext) => ({
 const serviceListShape = (ctx: RouteContext) => ({
   ...listShape(ctx),
   taxonomy_term_id: param.taxonomyTermId().optional(),
+  include_child_terms: param.includeChildTerms().optional(),
   taxonomy_id: param.taxonomyId().optional(),
   organization_id: param.organizationId().optional(),
   modified_after: param.modifiedAfter().optional(),

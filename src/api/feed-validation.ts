@@ -30,10 +30,24 @@ export const validationReportSchema = z
   .looseObject({
     source: z.string(),
     kind: z.enum(['json', 'tabular', 'remote', 'api']),
-    valid: z.boolean().openapi({
+    verdict: z.enum(['valid', 'importable-with-repairs', 'not-importable']).openapi({
       description:
-        'Nothing rejected and no error (and, for a remote API, every required endpoint conforms): an import keeps it all.',
+        '`valid`: valid as published, every record kept as it is (and, for a remote API, every required endpoint conforms). `importable-with-repairs`: every record kept, some only after a repair (`repairs` says how many and which). `not-importable`: records would be rejected, an error was found, or a required endpoint does not conform. Migration from an older version and dangling links (reported, kept) do not count as repairs.',
     }),
+    valid: z.boolean().openapi({ description: 'Valid as published: `verdict` is `valid`.' }),
+    importable: z.boolean().openapi({
+      description: 'An import keeps every record, repaired or not: `verdict` is not `not-importable`.',
+    }),
+    repairs: z
+      .object({
+        records: count.openapi({ description: 'Distinct records an import would repair.' }),
+        by_type: z.record(z.string(), count).openapi({ description: 'Those records per record type.' }),
+        by_reason: z.record(z.string(), count).openapi({
+          description:
+            'Every repair counted by kind, record type, field and reason, as the import report counts them: `repaired: service.url: https:// added`.',
+        }),
+      })
+      .openapi({ description: 'What the repairs come to (none when `verdict` is `valid`).' }),
     strict: z.boolean().openapi({ description: 'Validated as published, without repairs.' }),
     items: count.openapi({ description: 'Items read: nested documents or tabular rows.' }),
     records: count.openapi({ description: 'Distinct records an import would keep.' }),

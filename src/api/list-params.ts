@@ -173,6 +173,11 @@ export const param = {
       }),
   ),
   taxonomyTermId: blankIsAbsent(() => idParam('Search for records with particular taxonomy_term.')),
+  includeChildTerms: blankIsAbsent(() =>
+    booleanParam(
+      'An extension of this API: with `taxonomy_term_id`, `true` also finds records linked to any term below it (its children, their children, and so on; up to 5,000 terms), so a broad category finds the services filed under its narrower ones.',
+    ),
+  ),
   taxonomyId: blankIsAbsent(() => idParam('Search for records which contain any term with this taxonomy.')),
   organizationId: blankIsAbsent(() => idParam('Search for services that this organization provides.')),
   modifiedAfter: blankIsAbsent(() =>

@@ -75,7 +75,9 @@ export type SourceQualityAnswer = {
     counts?: { items: number; records: number; repaired: number; rejected: number };
   };
   records: Record<string, number>;
+  placeholder_organizations: number;
   services: number;
+  services_with_placeholder_organization: number;
   services_with: Record<'phone' | 'email' | 'schedule' | 'located_address' | 'service_area', number>;
   shares: Record<'phone' | 'email' | 'schedule' | 'located_address' | 'service_area', number>;
   last_modified: Record<'within_30_days' | 'within_365_days' | 'older' | 'none', number>;

@@ -1,11 +1,19 @@
 /**
  * `hsds validate <file|folder|url>`: what an import of it would keep, repair and reject, without
  * writing anything (src/ingest/validate); for a remote HSDS API, a conformance summary of its
- * endpoints too. Needs no engine. Exit code 0 when valid, 1 when not, 2 on a usage error.
+ * endpoints too. Needs no engine. The exit code is the verdict (EXIT_CODES), so a publisher's CI
+ * can tell a feed that needs repairs from one that is valid as published; 2 is a usage error.
  */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { formatValidationReport, validateLocation } from '../ingest/index.ts';
+import { formatValidationReport, type ValidationReport, validateLocation } from '../ingest/index.ts';
+
+/** One exit code per verdict; 2 stays the usage error, as for every command. */
+export const EXIT_CODES: Record<ValidationReport['verdict'], number> = {
+  valid: 0,
+  'not-importable': 1,
+  'importable-with-repairs': 3,
+};
 
 const usage = `usage: hsds validate <file|folder|url> [--strict] [--json] [--report FILE]
 
@@ -17,7 +25,11 @@ const usage = `usage: hsds validate <file|folder|url> [--strict] [--json] [--rep
   --json          print the whole answer as JSON
   --report FILE   write the whole answer as JSON to FILE
   --max-issues N  issues listed in the answer (all are counted; default 1000)
-  Exits 0 when valid (nothing rejected, no error, and for a URL every required endpoint conforms), else 1.`;
+  The verdict, and the exit code:
+    0  valid as published: every record kept as it is (and for a URL every required endpoint conforms)
+    3  importable with repairs: every record kept, some only after a repair (how many, which, why)
+    1  not importable: records would be rejected, an error, or a required endpoint does not conform
+    2  usage error`;
 
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -49,5 +61,5 @@ export async function run(args: string[]): Promise<number> {
   });
   if (values.report) await writeFile(values.report, `${JSON.stringify(report, null, 2)}\n`);
   console.log(values.json ? JSON.stringify(report, null, 2) : formatValidationReport(report));
-  return report.valid ? 0 : 1;
+  return EXIT_CODES[report.verdict];
 }

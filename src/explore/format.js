@@ -63,6 +63,26 @@ export function linkHref(value) {
   return LINK_PROTOCOLS.has(url.protocol) ? url.href : '';
 }
 
+// The twin of src/hsds/organization.schema.ts (this page is plain browser code and imports none of
+// the server's); test/unit/explore checks they agree.
+const PLACEHOLDER_FIELD = 'x-placeholder';
+const PLACEHOLDER_NAME = 'Unknown organization';
+const PLACEHOLDER_DESCRIPTION =
+  'Placeholder: services in this directory name this organization, but no imported source describes it.';
+
+/**
+ * The organization a person is shown: undefined when there is none, or when it is a placeholder
+ * the directory made up because the feed never names the organization ("Unknown organization"
+ * tells a person nothing and reads as if it were a name).
+ */
+export function shownOrganization(organization) {
+  if (!organization?.name) return undefined;
+  const placeholder =
+    organization[PLACEHOLDER_FIELD] === true ||
+    (organization.name === PLACEHOLDER_NAME && organization.description === PLACEHOLDER_DESCRIPTION);
+  return placeholder ? undefined : organization;
+}
+
 /** The first phone of the first record that has one (the service at a location, then the service...). */
 export function firstPhone(...records) {
   for (const record of records) {
@@ -199,6 +219,61 @@ export function areaShapes(serviceAreas) {
 export function servedAreas(serviceAtLocation) {
   const own = serviceAtLocation?.service_areas ?? [];
   return own.length > 0 ? own : (serviceAtLocation?.service?.service_areas ?? []);
+}
+
+/**
+ * One search result as the list shows it, from either shape the page asks for: a fully nested
+ * service-at-location (a search by postcode: a place where a service is offered, with its
+ * distance) or a fully nested service (any other search, so a directory whose services have no
+ * locations is searched too). `phones` are the records whose phones apply, nearest first.
+ */
+export function toResult(item) {
+  if (item?.service) {
+    return {
+      id: item.id,
+      service: item.service,
+      location: item.location ?? {},
+      schedules: schedulesOf(item),
+      areas: servedAreas(item),
+      phoneHolders: [item, item.service, item.location, ...(item.service.contacts ?? [])],
+      distance: item.distance,
+      nextOpening: item.next_opening,
+    };
+  }
+  const service = item ?? {};
+  const places = service.service_at_locations ?? [];
+  // The place to show and to mark on the map: the first with coordinates, else the first.
+  const sal =
+    places.find(
+      (p) => typeof p.location?.latitude === 'number' && typeof p.location?.longitude === 'number',
+    ) ?? places[0];
+  return {
+    id: service.id,
+    service,
+    location: sal?.location ?? {},
+    schedules: schedulesOf({ service, location: sal?.location }),
+    areas: service.service_areas ?? [],
+    phoneHolders: [service, sal, sal?.location, ...(service.contacts ?? [])],
+    nextOpening: service.next_opening,
+  };
+}
+
+/** The names of the areas a service serves, for a person: "Bristol, South Gloucestershire". */
+export function areaNames(serviceAreas) {
+  const names = (serviceAreas ?? []).map((area) => area.name || area.description).filter(Boolean);
+  return [...new Set(names)].join(', ');
+}
+
+/** The first contact with a name, as a line: "Sam Jones, Advice worker (Money team)". */
+export function contactLine(contacts) {
+  const person = (contacts ?? []).find((contact) => contact?.name);
+  if (!person) return '';
+  return `${person.name}${person.title ? `, ${person.title}` : ''}${person.department ? ` (${person.department})` : ''}`;
+}
+
+/** A service's e-mail: its own, else its first contact's. */
+export function emailOf(service) {
+  return service?.email || (service?.contacts ?? []).find((contact) => contact?.email)?.email || '';
 }
 
 /** A date-time as a day: "16 December 2025". */

@@ -12,6 +12,7 @@ import {
   formatDay,
   linkHref,
   locationAddress,
+  shownOrganization,
   telHref,
   weekTable,
 } from './format.js';
@@ -72,7 +73,7 @@ export function openingTable(schedules, caption, { hideCaption = false } = {}) {
 }
 
 function contact(service) {
-  const organization = service.organization ?? {};
+  const organization = shownOrganization(service.organization) ?? {};
   const parts = [
     phoneList(service.phones),
     service.email ? html`<p>Email: ${link(`mailto:${service.email}`, service.email)}</p>` : nothing,
@@ -160,6 +161,7 @@ function place(sal, service) {
 }
 
 function view(service, referrer) {
+  const organization = shownOrganization(service.organization);
   const sals = service.service_at_locations ?? [];
   const areas = service.service_areas ?? [];
   const categories = (service.attributes ?? []).filter(
@@ -170,7 +172,7 @@ function view(service, referrer) {
     <article class="record" aria-labelledby="record-name">
       <h1 id="record-name">${service.name}</h1>
       ${service.alternate_name ? html`<p class="alternate-name">Also known as ${service.alternate_name}</p>` : nothing}
-      ${service.organization?.name ? html`<p class="organization">Run by ${service.organization.website ? link(service.organization.website, service.organization.name) : service.organization.name}</p>` : nothing}
+      ${organization ? html`<p class="organization">Run by ${organization.website ? link(organization.website, organization.name) : organization.name}</p>` : nothing}
       ${service.status && service.status !== 'active' ? html`<p class="notice">This service is ${service.status.replace(/_/g, ' ')}.</p>` : nothing}
       ${service.alert ? html`<p class="notice" role="note">${service.alert}</p>` : nothing}
       ${paragraph(service.description)}

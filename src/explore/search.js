@@ -1,21 +1,27 @@
 /**
  * The search page: a GET form whose fields are the API's own parameters, so the page's URL is the
  * search (shareable, bookmarkable, and the browser's back button works). Each search is a page
- * load; the page reads its URL, asks `/service_at_locations` and shows the results as a list and
- * on the map.
+ * load; the page reads its URL and shows the results as a list and on the map. A search by
+ * postcode asks `/service_at_locations` (places, nearest first, with their distance); any other
+ * asks `/services`, so it finds every service, those without a location too (many directories
+ * publish none: areas served, contacts and a website instead), and counts services, not places.
  */
 import { ApiError, getJson, getSettings, queryOf } from './api.js';
 import {
+  areaNames,
   areaShapes,
+  contactLine,
   describeNextOpening,
+  emailOf,
   firstPhone,
   formatAddress,
   formatDistance,
+  linkHref,
   locationAddress,
-  schedulesOf,
-  servedAreas,
+  shownOrganization,
   summariseOpening,
   telHref,
+  toResult,
 } from './format.js';
 import { createMap } from './map.js';
 import { html, nothing, render } from './vendor/lit-html.js';
@@ -57,8 +63,9 @@ export function readSearch(params) {
 const hasCriteria = (search) => FIELDS.some((name) => search[name] !== '');
 
 /**
- * Taxonomy terms as select options: one group per top-level term that has children (its
- * descendants as options, indented by depth), and one per taxonomy for the rest.
+ * Taxonomy terms as select options: one group per top-level term that has children (the term
+ * itself first, which finds everything under it, then its descendants, indented by depth), and one
+ * per taxonomy for the rest.
  */
 export function termGroups(terms) {
   const children = new Map();
@@ -76,7 +83,7 @@ export function termGroups(terms) {
   const loose = new Map();
   for (const top of (children.get('') ?? []).sort(byName)) {
     if (children.has(top.id)) {
-      groups.push({ label: top.name, options: descendants(top, 0) });
+      groups.push({ label: top.name, options: [{ term: top, depth: 0 }, ...descendants(top, 1)] });
     } else {
       const taxonomy = top.taxonomy_detail?.name ?? top.taxonomy ?? 'Other';
       loose.set(taxonomy, [...(loose.get(taxonomy) ?? []), { term: top, depth: 0 }]);
@@ -187,7 +194,8 @@ function statusText(state) {
       : search.open_at
         ? ` open at ${search.open_at.replace('T', ' ')}`
         : '';
-  const noun = total === 1 ? 'service' : 'services';
+  // By postcode the results are places (a service offered at two places is two results).
+  const noun = search.postcode ? (total === 1 ? 'place' : 'places') : total === 1 ? 'service' : 'services';
   const where = search.postcode
     ? ` ${search.proximity ? `within ${formatDistance(Number(search.proximity))} of` : 'for'} ${search.postcode.toUpperCase()}`
     : '';
@@ -201,36 +209,52 @@ function statusText(state) {
 const shortLink = (id) => `${location.origin}${location.pathname}?service=${id}`;
 
 function resultItem(item, number, state) {
-  const service = item.service ?? {};
-  const location = item.location ?? {};
-  const phone = firstPhone(item, service, location);
-  const opening = summariseOpening(schedulesOf(item));
-  const next = describeNextOpening(item.next_opening);
+  const { id, service, location, schedules, areas, phoneHolders, distance, nextOpening } = toResult(item);
+  const phone = firstPhone(...phoneHolders);
+  const opening = summariseOpening(schedules);
+  const next = describeNextOpening(nextOpening);
   const address = formatAddress(locationAddress(location));
-  const selected = state.selected === item.id;
+  const organization = shownOrganization(service.organization);
+  const served = areaNames(areas);
+  const contact = contactLine(service.contacts);
+  const email = emailOf(service);
+  const website = linkHref(service.url);
+  const where =
+    address ||
+    location.name ||
+    (location.location_type === 'virtual' ? 'Online or by phone' : served ? '' : 'Not given');
+  const selected = state.selected === id;
   return html`
-    <li class="result ${selected ? 'selected' : ''}" id="result-${item.id}" data-id=${item.id}>
-      <article aria-labelledby="name-${item.id}">
+    <li class="result ${selected ? 'selected' : ''}" id="result-${id}" data-id=${id}>
+      <article aria-labelledby="name-${id}">
         <div class="result-head">
           <span class="result-number" aria-hidden="true">${number}</span>
-          <h3 id="name-${item.id}"><a href="?service=${service.id}">${service.name}</a></h3>
+          <h3 id="name-${id}"><a href="?service=${service.id}">${service.name}</a></h3>
         </div>
-        ${service.organization?.name ? html`<p class="organization">${service.organization.name}</p>` : nothing}
+        ${organization ? html`<p class="organization">${organization.name}</p>` : nothing}
         <dl class="facts">
           ${
-            typeof item.distance === 'number'
-              ? html`<div><dt>Distance</dt><dd class="distance" data-metres=${item.distance}>${formatDistance(item.distance)}</dd></div>`
+            typeof distance === 'number'
+              ? html`<div><dt>Distance</dt><dd class="distance" data-metres=${distance}>${formatDistance(distance)}</dd></div>`
               : nothing
           }
-          <div><dt>Where</dt><dd>${address || location.name || (location.location_type === 'virtual' ? 'Online or by phone' : 'Not given')}</dd></div>
+          ${where ? html`<div><dt>Where</dt><dd>${where}</dd></div>` : nothing}
+          ${served ? html`<div><dt>Areas served</dt><dd class="areas">${served}</dd></div>` : nothing}
+          ${contact ? html`<div><dt>Contact</dt><dd class="contact">${contact}</dd></div>` : nothing}
           ${phone ? html`<div><dt>Phone</dt><dd><a href=${telHref(phone.number)}>${phone.number}</a></dd></div>` : nothing}
+          ${email ? html`<div><dt>Email</dt><dd><a href=${`mailto:${email}`}>${email}</a></dd></div>` : nothing}
+          ${
+            service.url
+              ? html`<div><dt>Website</dt><dd class="website">${website ? html`<a href=${website}>${service.url}</a>` : service.url}</dd></div>`
+              : nothing
+          }
           ${opening ? html`<div><dt>Open</dt><dd>${opening}</dd></div>` : nothing}
           ${next ? html`<div><dt>Next</dt><dd class="next-opening">${next}</dd></div>` : nothing}
           <div class="print-only"><dt>Details</dt><dd>${shortLink(service.id)}</dd></div>
         </dl>
         <div class="result-actions">
           <button type="button" class="secondary" aria-pressed=${selected ? 'true' : 'false'}
-            aria-controls="map" @click=${() => state.onSelect(item.id)}>
+            aria-controls="map" @click=${() => state.onSelect(id)}>
             ${selected ? 'Shown on the map' : 'Show area on the map'}
           </button>
           <a href="?service=${service.id}">Full details<span class="visually-hidden"> of ${service.name}</span></a>
@@ -300,7 +324,8 @@ export async function showSearchPage(root, params) {
     const item = state.results?.contents.find((candidate) => candidate.id === id);
     if (!item) return;
     state.selected = id;
-    const shapes = areaShapes(servedAreas(item));
+    const result = toResult(item);
+    const shapes = areaShapes(result.areas);
     const bounds = map.select(id, shapes);
     const element = root.querySelector('#map');
     if (bounds) {
@@ -317,8 +342,8 @@ export async function showSearchPage(root, params) {
     }
     state.caption =
       shapes.length > 0
-        ? `Showing the area served by ${item.service?.name}.`
-        : `${item.service?.name} publishes no service area.`;
+        ? `Showing the area served by ${result.service.name}.`
+        : `${result.service.name} publishes no service area${result.areas.length > 0 ? ' to draw' : ''}.`;
     draw();
     if (fromMap) root.querySelector(`#result-${CSS.escape(id)}`)?.scrollIntoView({ block: 'nearest' });
   }
@@ -334,9 +359,11 @@ export async function showSearchPage(root, params) {
 
   const { page, perPage, ...criteria } = state.search;
   try {
-    state.results = await getJson('service_at_locations', {
+    state.results = await getJson(criteria.postcode ? 'service_at_locations' : 'services', {
       ...criteria,
       proximity: criteria.postcode ? criteria.proximity : '',
+      // A broad category finds what is filed under its narrower terms too.
+      include_child_terms: criteria.taxonomy_term_id ? 'true' : '',
       full: 'true',
       next_opening: 'true',
       page,
@@ -354,11 +381,10 @@ export async function showSearchPage(root, params) {
   const first = state.results ? (state.results.page_number - 1) * state.search.perPage + 1 : 1;
   map.showResults(
     items.flatMap((item, i) => {
-      const { latitude, longitude } = item.location ?? {};
+      const { id, service, location } = toResult(item);
+      const { latitude, longitude } = location;
       if (typeof latitude !== 'number' || typeof longitude !== 'number') return [];
-      return [
-        { id: item.id, number: first + i, name: item.service?.name ?? '', lat: latitude, lon: longitude },
-      ];
+      return [{ id, number: first + i, name: service.name ?? '', lat: latitude, lon: longitude }];
     }),
   );
 }

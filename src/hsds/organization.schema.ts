@@ -90,3 +90,30 @@ export const organizationSchema = z
   });
 
 export type Organization = z.infer<typeof organizationSchema>;
+
+/**
+ * An organization the directory stored because services name it and no source describes it
+ * (src/ingest/placeholder-organizations.ts) carries this extension field, `true`: HSDS has no word
+ * for "made up", and an extension field validates against the official schemas (they allow
+ * properties of their own), so clients can tell it from a real one. Pages for people
+ * (src/explore/format.js has its twin) and the MCP server leave such an organization out.
+ */
+export const PLACEHOLDER_FIELD = 'x-placeholder';
+export const PLACEHOLDER_ORGANIZATION_NAME = 'Unknown organization';
+export const PLACEHOLDER_ORGANIZATION_DESCRIPTION =
+  'Placeholder: services in this directory name this organization, but no imported source describes it.';
+
+/**
+ * Whether an organization (as stored or served) is a placeholder: marked so, or, as stored before
+ * the mark existed (a stored placeholder is not written again until the real one arrives), named
+ * and described exactly as placeholders are.
+ */
+export function isPlaceholderOrganization(organization: unknown): boolean {
+  if (typeof organization !== 'object' || organization === null) return false;
+  const fields = organization as Record<string, unknown>;
+  return (
+    fields[PLACEHOLDER_FIELD] === true ||
+    (fields.name === PLACEHOLDER_ORGANIZATION_NAME &&
+      fields.description === PLACEHOLDER_ORGANIZATION_DESCRIPTION)
+  );
+}

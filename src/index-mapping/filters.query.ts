@@ -12,9 +12,19 @@ const term = (field: string, value: string): QueryDsl => ({ term: { [field]: val
 /** An id in any case (see caseVariants): a `terms` of two or three values costs what a `term` does. */
 const idTerm = (field: string, id: string): QueryDsl => ({ terms: { [field]: caseVariants(id) } });
 
-/** Records linked to this taxonomy term (through their attributes). */
-export const taxonomyTermFilter = (id: Maybe<string>): Maybe<QueryDsl> =>
-  id === undefined ? undefined : idTerm(F.taxonomyTermIds, id);
+/**
+ * Records linked to this taxonomy term (through their attributes), or to any of the terms below it
+ * when they are given (`include_child_terms`; read from the store, so in the case it holds).
+ */
+export const taxonomyTermFilter = (
+  id: Maybe<string>,
+  descendants: readonly string[] = [],
+): Maybe<QueryDsl> =>
+  id === undefined
+    ? undefined
+    : descendants.length === 0
+      ? idTerm(F.taxonomyTermIds, id)
+      : { terms: { [F.taxonomyTermIds]: [...caseVariants(id), ...descendants] } };
 
 /** Records with any term from this taxonomy. */
 export const taxonomyFilter = (id: Maybe<string>): Maybe<QueryDsl> =>

@@ -73,6 +73,8 @@ export const SERVICE_TEXT_FIELDS: TextFields = {
 export type ServiceFilters = {
   search?: string | undefined;
   taxonomyTermId?: string | undefined;
+  /** The terms below `taxonomyTermId`, matched with it (`include_child_terms`). */
+  childTermIds?: readonly string[] | undefined;
   taxonomyId?: string | undefined;
   organizationId?: string | undefined;
   modifiedAfter?: string | undefined;
@@ -121,7 +123,7 @@ const serviceSources: Record<ServiceShape, readonly string[]> = {
 /** The filters shared by services and service-at-locations (both indices carry these fields). */
 export function serviceFilters(params: ServiceFilters) {
   return presentFilters(
-    taxonomyTermFilter(params.taxonomyTermId),
+    taxonomyTermFilter(params.taxonomyTermId, params.childTermIds),
     taxonomyFilter(params.taxonomyId),
     organizationFilter(params.organizationId),
     modifiedAfterFilter(params.modifiedAfter),

@@ -2,12 +2,13 @@
  * The `services` document: the fully nested service as GET /services/{id} serves it (`record`),
  * plus the fields queries search, filter and sort on. Pure: nested HSDS in, document out.
  */
-import type {
-  AttributeFull,
-  LocationFull,
-  ScheduleFull,
-  ServiceAtLocationNested,
-  ServiceFull,
+import {
+  type AttributeFull,
+  isPlaceholderOrganization,
+  type LocationFull,
+  type ScheduleFull,
+  type ServiceAtLocationNested,
+  type ServiceFull,
 } from '../hsds/index.ts';
 import { type OpeningRule, toOpeningRules } from '../schedules/opening-rules.ts';
 import type { GeoPoint, ServiceDocument } from './documents.ts';
@@ -136,7 +137,10 @@ export function toServiceSearchFields(
     name: toSearchText(service.name),
     alternate_name: toSearchText(service.alternate_name),
     description: toSearchText(service.description),
-    organization_name: toSearchText(service.organization?.name),
+    // A placeholder's name says nothing of the service: "unknown" must not find its services.
+    organization_name: isPlaceholderOrganization(service.organization)
+      ? undefined
+      : toSearchText(service.organization?.name),
     taxonomy_term_names: terms.names.map((name) => toSearchText(name)),
     taxonomy_term_descriptions:
       terms.descriptions.length > 0 ? terms.descriptions.map((text) => toSearchText(text)) : undefined,

@@ -7,6 +7,7 @@
 import {
   locationSchema,
   organizationSchema,
+  PLACEHOLDER_FIELD,
   programSchema,
   serviceAtLocationSchema,
   serviceSchema,
@@ -19,13 +20,20 @@ const directFields = (schema: { shape: object }, prefix: string): string[] =>
 
 const record = F.record;
 
+// An organization's direct fields, and the mark of a placeholder (an extension field), so that a
+// list item says it too and a client need not fetch each organization to tell.
+const organizationFields = (prefix: string): string[] => [
+  ...directFields(organizationSchema, prefix),
+  `${prefix}.${PLACEHOLDER_FIELD}`,
+];
+
 /** The record as stored: fully nested. */
 export const FULL_RECORD: readonly string[] = [record];
 
 /** A service list item: direct fields, with its organization and program (direct fields). */
 export const SERVICE_LIST_ITEM: readonly string[] = [
   ...directFields(serviceSchema, record),
-  ...directFields(organizationSchema, `${record}.organization`),
+  ...organizationFields(`${record}.organization`),
   ...directFields(programSchema, `${record}.program`),
 ];
 
@@ -37,12 +45,12 @@ export const SERVICE_AT_LOCATION_LIST_ITEM: readonly string[] = [
   ...directFields(serviceAtLocationSchema, record),
   ...directFields(locationSchema, `${record}.location`),
   ...directFields(serviceSchema, `${record}.service`),
-  ...directFields(organizationSchema, `${record}.service.organization`),
+  ...organizationFields(`${record}.service.organization`),
   ...directFields(programSchema, `${record}.service.program`),
 ];
 
 /** An organization list item: direct fields. */
-export const ORGANIZATION_LIST_ITEM: readonly string[] = directFields(organizationSchema, record);
+export const ORGANIZATION_LIST_ITEM: readonly string[] = organizationFields(record);
 
 /** The services listed inside an organization without `full_service`: what the schema requires. */
 export const SERVICE_SUMMARY: readonly string[] = [

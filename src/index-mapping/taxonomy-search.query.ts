@@ -3,6 +3,7 @@
  */
 import { F } from './fields.ts';
 import { parentFilter, presentFilters, taxonomyIdFilter, topLevelFilter } from './filters.query.ts';
+import { caseVariants } from './ids.ts';
 import { composeQuery, type SearchRequest, STREAM_BATCH, sortOrder } from './search.query.ts';
 import { FULL_RECORD } from './sources.query.ts';
 import { type TextFields, textQuery } from './text.query.ts';
@@ -50,5 +51,19 @@ export function buildTaxonomyTermSearch(params: TaxonomyTermFilters): SearchRequ
     sort: sortOrder({ relevance: text !== undefined }),
     source: FULL_RECORD,
     batchSize: STREAM_BATCH.full,
+  };
+}
+
+/**
+ * The terms whose parent is one of `parentIds` (one level of a term's descendants: the caller
+ * walks down level by level), their ids only.
+ */
+export function buildChildTermsSearch(parentIds: readonly string[]): SearchRequest {
+  return {
+    index: 'taxonomy_terms',
+    query: composeQuery(undefined, [{ terms: { [F.parentId]: parentIds.flatMap(caseVariants) } }]),
+    sort: sortOrder({ relevance: false }),
+    source: [`${F.record}.id`],
+    batchSize: STREAM_BATCH.minimal,
   };
 }

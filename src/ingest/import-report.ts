@@ -35,7 +35,7 @@ export type ImportReport = ImportSummary & { issues: Issue[] };
 
 // Reasons that carry values (`[1.2, 3.4] is out of range`) would make a counter per record; the
 // counted reason drops numbers and quoted values so alike reasons add up.
-function reasonKey(issue: Issue): string {
+export function reasonKey(issue: Issue): string {
   const reason = issue.reason
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '<id>')
     .replace(/"[^"]*"/g, '"…"')

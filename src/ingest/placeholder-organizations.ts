@@ -7,17 +7,26 @@
  * organization later replaces it (the last import wins), as any record. Other records' links to a
  * missing organization (a location's, a contact's, `parent_organization_id`) are reported as
  * dangling and left alone: the API serves them as published and links nothing through them.
+ *
+ * The placeholder is marked with the extension field `x-placeholder: true` (src/hsds,
+ * `PLACEHOLDER_FIELD`), so clients, the explore page and the MCP server do not show people an
+ * "Unknown organization" as if it were one.
  */
-import { recordSchemas } from '../hsds/index.ts';
+import {
+  PLACEHOLDER_FIELD,
+  PLACEHOLDER_ORGANIZATION_DESCRIPTION,
+  PLACEHOLDER_ORGANIZATION_NAME,
+  recordSchemas,
+} from '../hsds/index.ts';
 
-export const PLACEHOLDER_ORGANIZATION_NAME = 'Unknown organization';
+export { PLACEHOLDER_ORGANIZATION_NAME };
 
 /** The placeholder organization stored for `id`; valid HSDS 3.1. */
 export function placeholderOrganization(id: string): Record<string, unknown> {
   return recordSchemas.organization.parse({
     id,
     name: PLACEHOLDER_ORGANIZATION_NAME,
-    description:
-      'Placeholder: services in this directory name this organization, but no imported source describes it.',
+    description: PLACEHOLDER_ORGANIZATION_DESCRIPTION,
+    [PLACEHOLDER_FIELD]: true,
   }) as Record<string, unknown>;
 }

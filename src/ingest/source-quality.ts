@@ -6,11 +6,14 @@
  * address) and a service area. A record belongs to the source that last wrote it (as the store
  * says); what a service has is looked for in everything stored, whoever provided it (a phone
  * another feed added to the service counts). Reads every stored record (as export does).
+ * Placeholder organizations (placeholder-organizations.ts) are counted, with the services that
+ * name them: each is an organization the feed never described, which people are not shown.
  */
 
 import { type ImportRun, listImportRuns } from '../engine/control.ts';
 import type { Engine } from '../engine/engine.ts';
 import { readAllRecords } from '../engine/records.ts';
+import { isPlaceholderOrganization } from '../hsds/index.ts';
 import type { RecordStoreDocument } from '../index-mapping/record-store.document.ts';
 
 export type AgeBuckets = {
@@ -25,7 +28,11 @@ export type SourceQuality = {
   source: string;
   last_import?: Pick<ImportRun, 'state' | 'started_at' | 'finished_at' | 'error' | 'counts'>;
   records: Record<string, number>;
+  /** Of its organization records, the placeholders stored for organizations no source describes. */
+  placeholder_organizations: number;
   services: number;
+  /** Of `services`, those whose organization is a placeholder (whoever stored it). */
+  services_with_placeholder_organization: number;
   /** Of `services`, how many have each; `shares` says the same as fractions (0 to 1, 2 decimals). */
   services_with: {
     phone: number;
@@ -58,8 +65,10 @@ export async function sourceQuality(engine: Engine, now: Date = new Date()): Pro
   // Children by the service or service-at-location they hang off, by type.
   const byParent = new Map<string, RecordStoreDocument[]>();
   const locations = new Map<string, RecordStoreDocument>();
+  const placeholders = new Set<string>();
   for (const doc of records) {
     if (doc.type === 'location') locations.set(doc.id, doc);
+    if (doc.type === 'organization' && isPlaceholderOrganization(doc.record)) placeholders.add(doc.id);
     for (const parent of doc.parent_ids) {
       const list = byParent.get(parent);
       if (list) list.push(doc);
@@ -73,7 +82,9 @@ export async function sourceQuality(engine: Engine, now: Date = new Date()): Pro
       q = {
         source,
         records: {},
+        placeholder_organizations: 0,
         services: 0,
+        services_with_placeholder_organization: 0,
         services_with: { phone: 0, email: 0, schedule: 0, located_address: 0, service_area: 0 },
         shares: { phone: 0, email: 0, schedule: 0, located_address: 0, service_area: 0 },
         last_modified: emptyBuckets(),
@@ -89,8 +100,10 @@ export async function sourceQuality(engine: Engine, now: Date = new Date()): Pro
   for (const doc of records) {
     const q = of(doc.source);
     q.records[doc.type] = (q.records[doc.type] ?? 0) + 1;
+    if (doc.type === 'organization' && placeholders.has(doc.id)) q.placeholder_organizations += 1;
     if (doc.type !== 'service') continue;
     q.services += 1;
+    if (placeholders.has(doc.record.organization_id as string)) q.services_with_placeholder_organization += 1;
     bucket(q.last_modified, doc.record.last_modified, now.getTime());
     bucket(q.assured_date, doc.record.assured_date, now.getTime());
     const children = byParent.get(doc.id) ?? [];
@@ -153,6 +166,11 @@ export function formatSourceQuality(sources: readonly SourceQuality[]): string {
       .map(([t, n]) => `${n} ${t}`)
       .join(', ');
     lines.push(`  records: ${types || 'none'}`);
+    if (q.placeholder_organizations > 0 || q.services_with_placeholder_organization > 0) {
+      lines.push(
+        `  placeholder organizations: ${q.placeholder_organizations} stored; ${q.services_with_placeholder_organization} services name an organization no source describes (not shown to people)`,
+      );
+    }
     if (q.services > 0) {
       lines.push(
         `  services: ${q.services}; with phone${pct(q.shares.phone)}, e-mail${pct(q.shares.email)}, opening times${pct(q.shares.schedule)}, located address${pct(q.shares.located_address)}, service area${pct(q.shares.service_area)}`,

@@ -164,11 +164,25 @@ export function createMcpServer(deps: McpDeps): McpServer {
     },
     async (args) => {
       const { text, per_page, ...rest } = args;
-      const query = queryOf({ search: text, ...rest, per_page: per_page ?? 10, full: true });
-      const body = await getJson(deps, `/service_at_locations?${query}`);
+      // Near a place: the places services are offered at, nearest first. Otherwise the services
+      // themselves, so a directory whose services publish no location is searched too, and each
+      // service is counted once. A broad category includes its narrower terms.
+      // (A distance alone goes there too, to be told it needs a postcode.)
+      const byPlace =
+        (args.postcode !== undefined && args.postcode.trim() !== '') || args.proximity !== undefined;
+      const query = queryOf({
+        search: text,
+        ...rest,
+        ...(rest.taxonomy_term_id ? { include_child_terms: true } : {}),
+        per_page: per_page ?? 10,
+        full: true,
+      });
+      const body = await getJson(deps, `${byPlace ? '/service_at_locations' : '/services'}?${query}`);
       if (isToolError(body)) return body;
       const services = contents(body)
-        .map((item) => summariseServiceAtLocation(item, deps.baseUrl))
+        .map((item) =>
+          byPlace ? summariseServiceAtLocation(item, deps.baseUrl) : summariseService(item, deps.baseUrl),
+        )
         .filter((s): s is ServiceSummary => s !== undefined);
       const page = pageOf(body);
       const from = args.postcode?.trim().toUpperCase();

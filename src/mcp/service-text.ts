@@ -4,6 +4,7 @@
  * the API's JSON answers (nothing here reads the engine): a field the record lacks is a line left
  * out, never a guess.
  */
+import { isPlaceholderOrganization } from '../hsds/index.ts';
 import { weekdayName } from '../schedules/calendar.ts';
 
 /** A record as the API serves it: JSON, read defensively (the tools never trust a shape). */
@@ -83,6 +84,14 @@ export function distanceText(metres: number): string {
   return metres < 1000 ? `${Math.round(metres)} m` : `${(metres / 1000).toFixed(1)} km`;
 }
 
+/**
+ * The organization's name to tell: none for a placeholder (its "Unknown organization" is the
+ * directory's, not the publisher's; src/hsds/organization.schema.ts), which an assistant would
+ * otherwise read out as if it were a name.
+ */
+const organizationName = (organization: Json): string | undefined =>
+  isPlaceholderOrganization(organization) ? undefined : text(organization.name);
+
 /** What an assistant is told of one search result (a fully nested service_at_location). */
 export type ServiceSummary = {
   service_id: string;
@@ -92,11 +101,33 @@ export type ServiceSummary = {
   location?: string;
   address?: string;
   phone?: string;
+  email?: string;
+  website?: string;
+  /** The names of the areas it serves (a service without a place often says only these). */
+  areas_served?: string;
   opening_times?: string;
   /** Metres from the postcode's centroid (only with a postcode). */
   distance_m?: number;
   url: string;
 };
+
+/** "Bristol, South Gloucestershire": the names of the areas served, each once. */
+function areasOf(...holders: unknown[]): string | undefined {
+  for (const areas of holders) {
+    const names = list(areas)
+      .map((area) => text(area.name) ?? text(area.description))
+      .filter((name): name is string => name !== undefined);
+    if (names.length > 0) return [...new Set(names)].join(', ');
+  }
+  return undefined;
+}
+
+/** The service's e-mail, else its first contact's. */
+const emailOf = (service: Json | undefined): string | undefined =>
+  text(service?.email) ??
+  list(service?.contacts)
+    .map((c) => text(c.email))
+    .find(Boolean);
 
 /** The summary of a fully nested service_at_location (GET /service_at_locations?full=true). */
 export function summariseServiceAtLocation(item: Json, baseUrl: string): ServiceSummary | undefined {
@@ -109,17 +140,23 @@ export function summariseServiceAtLocation(item: Json, baseUrl: string): Service
     service_id: serviceId,
     service_at_location_id: text(item.id),
     name: text(service?.name) ?? '(no name)',
-    organization: text(organization.name),
+    organization: organizationName(organization),
     location: text(location.name),
     address: addressOf(location.addresses),
     phone: phonesOf(item.phones, location.phones, service?.phones, organization.phones),
+    email: emailOf(service),
+    website: text(service?.url),
+    areas_served: areasOf(item.service_areas, service?.service_areas),
     opening_times: openingTimesOf(item.schedules, location.schedules, service?.schedules),
     distance_m: typeof item.distance === 'number' ? Math.round(item.distance) : undefined,
     url: `${baseUrl}/services/${serviceId}`,
   });
 }
 
-/** The summary of a fully nested service (GET /services/{id}): its first location's address. */
+/**
+ * The summary of a fully nested service (GET /services/{id}, or a search without a postcode): its
+ * first location's address, and what a service without a place says instead (areas, contacts).
+ */
 export function summariseService(service: Json, baseUrl: string): ServiceSummary {
   const organization = isObject(service.organization) ? service.organization : {};
   const sal = list(service.service_at_locations)[0] ?? {};
@@ -127,10 +164,19 @@ export function summariseService(service: Json, baseUrl: string): ServiceSummary
   return withoutAbsent({
     service_id: text(service.id) ?? '',
     name: text(service.name) ?? '(no name)',
-    organization: text(organization.name),
+    organization: organizationName(organization),
     location: text(location.name),
     address: addressOf(location.addresses),
-    phone: phonesOf(service.phones, sal.phones, location.phones, organization.phones),
+    phone: phonesOf(
+      service.phones,
+      sal.phones,
+      location.phones,
+      ...list(service.contacts).map((c) => c.phones),
+      organization.phones,
+    ),
+    email: emailOf(service),
+    website: text(service.url),
+    areas_served: areasOf(service.service_areas),
     opening_times: openingTimesOf(service.schedules, sal.schedules, location.schedules),
     url: `${baseUrl}/services/${text(service.id) ?? ''}`,
   });
@@ -145,7 +191,10 @@ export function describeService(summary: ServiceSummary, from?: string): string 
   const lines = [summary.organization ? `${summary.name} (${summary.organization})` : summary.name];
   if (summary.location && summary.location !== summary.name) lines.push(`Location: ${summary.location}`);
   if (summary.address) lines.push(`Address: ${summary.address}`);
+  if (summary.areas_served) lines.push(`Areas served: ${summary.areas_served}`);
   if (summary.phone) lines.push(`Phone: ${summary.phone}`);
+  if (summary.email) lines.push(`Email: ${summary.email}`);
+  if (summary.website) lines.push(`Website: ${summary.website}`);
   if (summary.opening_times) lines.push(`Opening times: ${summary.opening_times}`);
   if (summary.distance_m !== undefined) {
     lines.push(`Distance: ${distanceText(summary.distance_m)}${from ? ` from ${from}` : ''}`);

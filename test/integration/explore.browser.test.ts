@@ -201,7 +201,7 @@ const resultNames = (page: Page) => page.locator('.result h3').allTextContents()
 
 async function searchResults(page: Page, query: string) {
   await page.goto(`${base}/explore${query}`);
-  await page.locator('.status', { hasText: /services?|No services/ }).waitFor();
+  await page.locator('.status', { hasText: /services?|places?|No services/ }).waitFor();
 }
 
 async function apiPage(query: string) {
@@ -231,7 +231,10 @@ async function expectAccessible(page: Page) {
   );
   const serious = result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}, ${v.nodes.length} elements)`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}, ${v.nodes.length} elements: ${JSON.stringify(v.nodes[0])?.slice(0, 300)})`,
+    );
   expect(serious).toEqual([]);
 }
 
@@ -303,8 +306,9 @@ describe.skipIf(!chromium)('/explore in Chromium', () => {
     const metres = api.contents.map((item) => item.distance!);
     expect(metres).toEqual([...metres].sort((a, b) => a - b));
     expect(await page.locator('.result .distance').allTextContents()).toEqual(metres.map(formatDistance));
+    // By postcode the results are places, and the status says so.
     expect(await page.locator('.status').textContent()).toContain(
-      '5 services within 10 km of AB10 1AB, nearest first',
+      '5 places within 10 km of AB10 1AB, nearest first',
     );
     // Every result is a numbered marker on the map, drawn without any tiles.
     await expect.poll(() => page.locator('#map .result-marker').count()).toBe(5);
@@ -318,7 +322,7 @@ describe.skipIf(!chromium)('/explore in Chromium', () => {
     await page.selectOption('#taxonomy_term_id', { label: 'Food' });
     await page.getByRole('button', { name: 'Search' }).click();
     await page.waitForURL(/taxonomy_term_id=/);
-    await page.locator('.status', { hasText: 'services' }).waitFor();
+    await page.locator('.status', { hasText: 'places' }).waitFor();
     expect(await resultNames(page)).toEqual(FOOD_NEAREST_FIRST);
     expect(new URL(page.url()).searchParams.get('taxonomy_term_id')).toBe(FOOD.id);
     // The filter is still chosen on the new page.
@@ -461,7 +465,7 @@ describe.skipIf(!chromium)('/explore in Chromium', () => {
     await page.check('#free');
     await page.getByRole('button', { name: 'Search' }).click();
     await page.waitForURL(/open_at=/);
-    await page.locator('.status', { hasText: 'service' }).waitFor();
+    await page.locator('.status', { hasText: 'place' }).waitFor();
     expect(await resultNames(page)).toEqual(['Union Street Food Bank']);
     // Its next opening, from its weekly hours (Mon, Wed, Fri and Sat), in the browser's time.
     expect(await page.locator('.result .next-opening').textContent()).toMatch(
@@ -512,5 +516,133 @@ describe.skipIf(!chromium)('/explore in Chromium', () => {
     await page.waitForURL((url) => !url.searchParams.has('page'));
     await page.locator('.result').first().waitFor();
     expect(await resultNames(page)).toEqual(NEAREST_FIRST.slice(0, 2));
+  });
+});
+
+/**
+ * A directory without locations (test/fixtures/explore/no-locations.json: the shape of two real
+ * councils' ORUK feeds), beside one service at two places: searched through /services, each
+ * result with its areas served, contact, phone, e-mail and website; the status counting services;
+ * a broad category finding what is filed under its narrower terms; a placeholder organization left
+ * out.
+ */
+describe.skipIf(!chromium)('/explore on a directory without locations', () => {
+  const fixture = JSON.parse(
+    readFileSync(fileURLToPath(new URL('../fixtures/explore/no-locations.json', import.meta.url)), 'utf8'),
+  ) as {
+    services: { id: string; name: string }[];
+    taxonomies: object[];
+    taxonomyTerms: { id: string; name: string }[];
+  };
+  const food = fixture.taxonomyTerms.find((t) => t.name === 'Food')!;
+  const byName = (name: string) => fixture.services.find((s) => s.name === name)!;
+  const noLocations = createTestEngine('explore-no-locations');
+  let here: ServerType;
+  let origin: string;
+
+  beforeAll(async () => {
+    await seedReadIndices(noLocations, fixture as Parameters<typeof seedReadIndices>[1]);
+    const started = await listen(
+      createTestApp(noLocations, { EXPLORE_TILE_URL: `${TILES}/{z}/{x}/{y}.png` }).fetch,
+    );
+    here = started.server;
+    origin = started.url;
+    browser = await launchChromium(chromium!);
+    mkdirSync(shots, { recursive: true });
+  });
+
+  afterEach(async () => {
+    const problems = open.flatMap((w) => w.problems);
+    await Promise.all(open.map((w) => w.context.close()));
+    open = [];
+    expect(problems).toEqual([]);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await close(here);
+    await dropTestIndices(noLocations);
+  });
+
+  const api = async (path: string) =>
+    (await (await fetch(`${origin}${path}`)).json()) as { total_items: number; contents: { id: string }[] };
+  const status = (page: Page) => page.locator('.status', { hasText: /^\d+ services?\.|^No services/ });
+
+  it('finds what /services finds, with areas served, contact, phone, e-mail and website', async () => {
+    const { page } = await openPage(origin);
+    const services = await api('/services?search=food%20bank');
+    expect(services.total_items).toBeGreaterThan(0);
+    // The places alone would find nothing but the pantry: most services here have no location.
+    await page.goto(`${origin}/explore?search=food+bank`);
+    await status(page).waitFor();
+    expect(await page.locator('.status').textContent()).toMatch(
+      new RegExp(`^${services.total_items} services?\\.`),
+    );
+    const result = page.locator('.result', { hasText: 'Southmead Community Food Bank' });
+    expect(await result.locator('.organization').textContent()).toBe('Southmead Food Trust');
+    expect(await result.locator('.areas').textContent()).toBe('Southmead, Henbury');
+    expect(await result.locator('.contact').textContent()).toBe('Sam Jones, Volunteer coordinator');
+    expect(await result.getByRole('link', { name: '0117 000 0001' }).getAttribute('href')).toBe(
+      'tel:01170000001',
+    );
+    expect(await result.getByRole('link', { name: 'help@food.example.org' }).getAttribute('href')).toBe(
+      'mailto:help@food.example.org',
+    );
+    expect(await result.locator('.website a').getAttribute('href')).toBe(
+      'https://food.example.org/southmead',
+    );
+    await page.screenshot({ path: `${shots}no-locations.png`, fullPage: true });
+    await expectAccessible(page);
+  });
+
+  it('counts services, not the places they are offered at', async () => {
+    const { page } = await openPage(origin);
+    await page.goto(`${origin}/explore`);
+    await status(page).waitFor();
+    // Four services, one of them at two places: four results, four services.
+    expect(await page.locator('.status').textContent()).toMatch(/^4 services\./);
+    expect(await resultNames(page)).toEqual([
+      'Hartcliffe Debt Advice',
+      'Knowle West Lunch Club',
+      'Lawrence Hill Food Pantry',
+      'Southmead Community Food Bank',
+    ]);
+    // The service with places is on the map, at its first place.
+    await expect.poll(() => page.locator('#map .result-marker').count()).toBe(1);
+  });
+
+  it('finds, for a broad category, the services filed under its narrower terms', async () => {
+    const { page } = await openPage(origin);
+    // Filed directly under "Food": the pantry alone; below it, the food bank and the lunch club.
+    expect((await api(`/services?taxonomy_term_id=${food.id}`)).total_items).toBe(1);
+    expect((await api(`/services?taxonomy_term_id=${food.id}&include_child_terms=true`)).total_items).toBe(3);
+    await page.goto(`${origin}/explore`);
+    await status(page).waitFor();
+    await expect.poll(() => page.locator('#taxonomy_term_id option').count()).toBeGreaterThan(1);
+    await page.selectOption('#taxonomy_term_id', { label: 'Food' });
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL(/taxonomy_term_id=/);
+    await status(page).waitFor();
+    expect(new URL(page.url()).searchParams.get('taxonomy_term_id')).toBe(food.id);
+    expect(await resultNames(page)).toEqual([
+      'Knowle West Lunch Club',
+      'Lawrence Hill Food Pantry',
+      'Southmead Community Food Bank',
+    ]);
+    expect(await page.locator('.status').textContent()).toMatch(/^3 services\./);
+  });
+
+  it('leaves out an organization the feed never named, in the list and on the record page', async () => {
+    const { page } = await openPage(origin);
+    await page.goto(`${origin}/explore?search=lunch`);
+    await status(page).waitFor();
+    const result = page.locator('.result', { hasText: 'Knowle West Lunch Club' });
+    await result.waitFor();
+    expect(await result.locator('.organization').count()).toBe(0);
+    expect(await page.locator('main').innerText()).not.toContain('Unknown organization');
+    await page.goto(`${origin}/explore?service=${byName('Knowle West Lunch Club').id}`);
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Knowle West Lunch Club');
+    expect(await page.locator('main').innerText()).not.toContain('Unknown organization');
+    expect(await page.locator('.record .organization').count()).toBe(0);
   });
 });

@@ -13,6 +13,7 @@ import type { ImportReport } from '../../src/ingest/import-report.ts';
 import { migrateId } from '../../src/ingest/migrate/legacy-ids.ts';
 import { importAndReindex } from '../../src/ingest/pipeline.ts';
 import { PLACEHOLDER_ORGANIZATION_NAME } from '../../src/ingest/placeholder-organizations.ts';
+import { formatSourceQuality, sourceQuality } from '../../src/ingest/source-quality.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
 import { assertHsds, assertHsdsPage } from '../support/hsds-validator.ts';
 
@@ -152,6 +153,40 @@ describe('an HSDS 1.1 tabular package', () => {
     expect(body.name).toBe(PLACEHOLDER_ORGANIZATION_NAME);
     expect(imported.report.issues).toContainEqual(
       expect.objectContaining({ kind: 'placeholder', record_type: 'organization', record_id: missing }),
+    );
+  });
+
+  it('marks the placeholder so that clients can tell it, in JSON both profiles validate', async () => {
+    const missing = migrateId('organization', '3');
+    const { body } = await imported.get(`/organizations/${missing}`);
+    expect(body['x-placeholder']).toBe(true);
+    assertHsds('organization', body);
+    assertHsds('organization', body, 'oruk');
+    // Nested in its service, in full and in a list item, the mark travels with it.
+    const taxHelp = migrateId('service', '202');
+    const { body: service } = await imported.get(`/services/${taxHelp}`);
+    expect(service.organization).toMatchObject({ id: missing, 'x-placeholder': true });
+    assertHsds('service', service);
+    const { body: list } = await imported.get('/services?per_page=100');
+    expect(list.contents.find((s) => s.id === taxHelp)?.organization).toMatchObject({
+      'x-placeholder': true,
+    });
+    // The made-up name is no word of the service's: searching it does not find the service.
+    const { body: found } = await imported.get('/services?search=unknown');
+    expect(found.contents.map((s) => s.id)).not.toContain(taxHelp);
+    // Real organizations carry no mark.
+    const { body: real } = await imported.get(`/organizations/${migrateId('organization', '1')}`);
+    expect(real['x-placeholder']).toBeUndefined();
+  });
+
+  it('counts the placeholder and the services that name it in the source report', async () => {
+    const [quality] = await sourceQuality(imported.engine);
+    expect(quality).toMatchObject({
+      placeholder_organizations: 1,
+      services_with_placeholder_organization: 1,
+    });
+    expect(formatSourceQuality([quality!])).toContain(
+      'placeholder organizations: 1 stored; 1 services name an organization no source describes',
     );
   });
 

@@ -241,14 +241,16 @@ describe('/mcp over Streamable HTTP', () => {
     expect(found.total_pages).toBe(2);
 
     // Words go through the same search (vocabulary, relaxing): the same services as the route.
+    // Without a postcode that route is /services, so services without a place are found too,
+    // each once.
     const byWords = await client.callTool({ name: 'search_services', arguments: { text: 'pantry' } });
-    const wordsPage = await getPage(app, '/service_at_locations?search=pantry&per_page=10', null);
+    const wordsPage = await getPage(app, '/services?search=pantry&per_page=10', null);
     const named = (byWords.structuredContent as { services: Summary[] }).services.map((s) => s.name);
     expect(named).toContain('Community pantry');
     expect(named).not.toContain('Debt advice drop-in');
-    expect(
-      (byWords.structuredContent as { services: Summary[] }).services.map((s) => s.service_at_location_id),
-    ).toEqual(wordsPage.contents.map((i) => i.id));
+    expect((byWords.structuredContent as { services: Summary[] }).services.map((s) => s.service_id)).toEqual(
+      wordsPage.contents.map((i) => i.id),
+    );
     await client.close();
   });
 

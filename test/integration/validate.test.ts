@@ -61,7 +61,7 @@ describe('this API validated by URL', () => {
     expect(report.conformance?.checks.find((c) => c.check === 'GET /taxonomies/{id}')?.detail).toBe(
       'not checked: /taxonomies is empty',
     );
-    expect(report).toMatchObject({ kind: 'remote', valid: true, rejected: 0, repaired: 0 });
+    expect(report).toMatchObject({ kind: 'remote', verdict: 'valid', valid: true, rejected: 0, repaired: 0 });
     expect(report.by_type.service?.kept).toBe(18);
   });
 
@@ -82,7 +82,7 @@ describe('this API validated by URL', () => {
         remote: 'any',
         timeoutMs: 5000,
       });
-      expect(report.valid).toBe(false);
+      expect(report).toMatchObject({ verdict: 'not-importable', valid: false, importable: false });
       expect(report.conformance?.conformant).toBe(false);
       expect(report.conformance?.checks.find((c) => c.check === 'GET /services (a Page)')).toMatchObject({
         ok: false,
@@ -96,12 +96,21 @@ describe('this API validated by URL', () => {
 });
 
 describe('POST /validate', () => {
-  it('answers 200 with the report for a valid feed, and writes nothing', async () => {
+  it('answers 200 with the report for a feed an import keeps whole, saying it needs repairs, and writes nothing', async () => {
     const before = await countRecordsByType(engine);
     const res = await post('/validate', feed, { 'content-type': 'application/json' });
     expect(res.status).toBe(200);
     const report = (await res.json()) as Record<string, unknown>;
-    expect(report).toMatchObject({ source: '(body)', kind: 'json', valid: true, records: 168, rejected: 0 });
+    expect(report).toMatchObject({
+      source: '(body)',
+      kind: 'json',
+      verdict: 'importable-with-repairs',
+      valid: false,
+      importable: true,
+      records: 168,
+      rejected: 0,
+      repairs: { records: 84 },
+    });
     expect(await countRecordsByType(engine)).toEqual(before);
   });
 
@@ -109,7 +118,12 @@ describe('POST /validate', () => {
     const ndjson = readFileSync('test/fixtures/broken/services.ndjson');
     const res = await post('/validate', ndjson, { 'content-type': 'application/x-ndjson' });
     expect(res.status).toBe(422);
-    const report = (await res.json()) as { rejected: number; issues: { path: string; reason: string }[] };
+    const report = (await res.json()) as {
+      verdict: string;
+      rejected: number;
+      issues: { path: string; reason: string }[];
+    };
+    expect(report.verdict).toBe('not-importable');
     expect(report.rejected).toBe(1);
     expect(report.issues).toContainEqual(
       expect.objectContaining({ path: 'name', reason: 'required field is missing', source: '(body):3' }),
@@ -124,7 +138,8 @@ describe('POST /validate', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     const page = await res.text();
-    expect(page).toContain('<h1>Valid: (body)</h1>');
+    expect(page).toContain('<h1>Importable with repairs: (body)</h1>');
+    expect(page).toContain('84 of 168 records need a repair');
     expect(page).toContain('<th scope="row">service</th><td>18</td><td>18</td><td>0</td>');
   });
 

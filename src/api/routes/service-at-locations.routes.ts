@@ -2,6 +2,7 @@
 import { readRecord } from '../../engine/search.ts';
 import { serviceAtLocationFullSchema } from '../../hsds/index.ts';
 import { buildServiceAtLocationSearch } from '../../index-mapping/service-at-location-search.query.ts';
+import { childTermsOf } from '../child-terms.ts';
 import {
   askedAt,
   type ServiceAtLocationsParams,
@@ -53,7 +54,12 @@ async function listServiceAtLocations(ctx: RouteContext, c: AppContext, p: Servi
   requirePostcodeForProximity(p);
   const geo = await resolveGeoQuery(c.get('deps'), p);
   const asked = askedAt(c);
-  const filters = { ...toServiceFilters(p, asked), geo, meaning: await meaningOf(c, p.search) };
+  const filters = {
+    ...toServiceFilters(p, asked),
+    ...(await childTermsOf(c, p)),
+    geo,
+    meaning: await meaningOf(c, p.search),
+  };
   const shape = p.full ? 'full' : 'list';
   const request = buildServiceAtLocationSearch(filters, shape);
   const extend = recordingSearch(

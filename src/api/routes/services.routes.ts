@@ -6,6 +6,7 @@ import { readRecord, streamRecords } from '../../engine/search.ts';
 import { serviceFullSchema } from '../../hsds/index.ts';
 import { streamOrder } from '../../index-mapping/search.query.ts';
 import { buildServiceSearch } from '../../index-mapping/service-search.query.ts';
+import { childTermsOf } from '../child-terms.ts';
 import { openDump } from '../dumps.ts';
 import { askedAt, type ServicesParams, servicesParams, toServiceFilters } from '../endpoint-params.ts';
 import { asJsonAnswer } from '../json-answer.ts';
@@ -52,7 +53,11 @@ const serviceRoute = (ctx: RouteContext) =>
 async function minimalServices(c: AppContext, p: ServicesParams) {
   const { engine, logger } = c.get('deps');
   const dump = openDump(c);
-  const filters = { ...toServiceFilters(p, askedAt(c)), meaning: await meaningOf(c, p.search) };
+  const filters = {
+    ...toServiceFilters(p, askedAt(c)),
+    ...(await childTermsOf(c, p)),
+    meaning: await meaningOf(c, p.search),
+  };
   const search = withDeleted(buildServiceSearch(filters, 'minimal'), p.include_deleted, p.modified_after);
   const batches = streamRecords(engine, streamOrder(search), dump.stream);
   return asJsonAnswer(
@@ -66,7 +71,11 @@ async function minimalServices(c: AppContext, p: ServicesParams) {
 async function listServices(ctx: RouteContext, c: AppContext, p: ServicesParams) {
   if (p.minimal) return minimalServices(c, p);
   const asked = askedAt(c);
-  const filters = { ...toServiceFilters(p, asked), meaning: await meaningOf(c, p.search) };
+  const filters = {
+    ...toServiceFilters(p, asked),
+    ...(await childTermsOf(c, p)),
+    meaning: await meaningOf(c, p.search),
+  };
   const shape = p.full ? 'full' : 'list';
   const request = buildServiceSearch(filters, shape);
   const extend = recordingSearch(

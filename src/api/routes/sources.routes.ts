@@ -37,7 +37,14 @@ export const sourceQualitySchema = z
       })
       .optional(),
     records: z.record(z.string(), count).openapi({ description: 'Records it last wrote, by type.' }),
+    placeholder_organizations: count.openapi({
+      description:
+        'Of its organizations, the placeholders (`x-placeholder: true`) stored for organizations its services name but no source describes.',
+    }),
     services: count,
+    services_with_placeholder_organization: count.openapi({
+      description: 'Of its services, those whose organization is a placeholder (not shown to people).',
+    }),
     services_with: shares.openapi({ description: 'Services with each.' }),
     shares: shares.openapi({ description: 'The same as fractions of `services` (0 to 1).' }),
     last_modified: ages,
@@ -82,12 +89,12 @@ function renderSources(sources: readonly SourceQualityAnswer[]): string {
         ? `${esc(run.state)} ${esc(run.finished_at ?? run.started_at)}${run.counts ? `: ${run.counts.records} kept, ${run.counts.repaired} repaired, ${run.counts.rejected} rejected` : ''}`
         : 'none recorded';
       const fresh = `${q.last_modified.within_30_days} / ${q.last_modified.within_365_days} / ${q.last_modified.older} / ${q.last_modified.none}`;
-      return `<tr><th scope="row">${esc(q.source)}</th><td>${last}</td><td>${q.services}</td><td>${pct(q.shares.phone)}</td><td>${pct(q.shares.email)}</td><td>${pct(q.shares.schedule)}</td><td>${pct(q.shares.located_address)}</td><td>${pct(q.shares.service_area)}</td><td>${fresh}</td></tr>`;
+      return `<tr><th scope="row">${esc(q.source)}</th><td>${last}</td><td>${q.services}</td><td>${pct(q.shares.phone)}</td><td>${pct(q.shares.email)}</td><td>${pct(q.shares.schedule)}</td><td>${pct(q.shares.located_address)}</td><td>${pct(q.shares.service_area)}</td><td>${q.services_with_placeholder_organization}</td><td>${fresh}</td></tr>`;
     })
     .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sources</title>
 <style>body{font-family:system-ui,sans-serif;margin:2rem}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left}</style></head>
-<body><h1>Sources</h1><table><thead><tr><th scope="col">source</th><th scope="col">last import</th><th scope="col">services</th><th scope="col">phone</th><th scope="col">e-mail</th><th scope="col">opening times</th><th scope="col">located address</th><th scope="col">service area</th><th scope="col">last_modified: 30 days / a year / older / not said</th></tr></thead><tbody>${rows}</tbody></table></body></html>`;
+<body><h1>Sources</h1><table><thead><tr><th scope="col">source</th><th scope="col">last import</th><th scope="col">services</th><th scope="col">phone</th><th scope="col">e-mail</th><th scope="col">opening times</th><th scope="col">located address</th><th scope="col">service area</th><th scope="col">organization unknown</th><th scope="col">last_modified: 30 days / a year / older / not said</th></tr></thead><tbody>${rows}</tbody></table></body></html>`;
 }
 
 /** Called by registerAdminRoutes, after its token check on /admin/*. */

@@ -4,8 +4,9 @@
  * VALIDATE_MAX_BODY_BYTES, app.ts) or, where VALIDATE_REMOTE allows, as `?url=` of a remote HSDS
  * API, which is read (up to 5000 items) and whose endpoints are checked. The validation itself
  * is given (AppDeps.validation, src/ingest/validate); without it the route answers 503.
- * The status says the verdict: 200 valid, 422 not valid, the same report in both. A browser
- * (Accept: text/html) gets the report as a page.
+ * The status says whether an import keeps everything: 200 for the verdicts `valid` and
+ * `importable-with-repairs` (the body's `verdict` tells them apart), 422 for `not-importable`, the
+ * same report in all. A browser (Accept: text/html) gets the report as a page.
  *
  * Anyone may ask, and a validation holds its feed and its records in memory while it reads them
  * (a 20 MB body, or 5000 remote items, is tens of MB and seconds of CPU): at most
@@ -45,7 +46,7 @@ export function registerValidateRoutes(app: App) {
     tags: ['Validation (extension)'],
     summary: 'Validates a feed without importing it.',
     description:
-      'Reads the feed as `hsds import` would (the same sources, leniency and schemas) and writes nothing. The answer counts, per record type, the records an import would keep (of which repaired) and reject, and lists each issue as the import report does (source, record, field path, value found, reason). 200 when valid, 422 when not, with the same report; `Accept: text/html` gets it as a page.',
+      'Reads the feed as `hsds import` would (the same sources, leniency and schemas) and writes nothing. The answer counts, per record type, the records an import would keep (of which repaired) and reject, and lists each issue as the import report does (source, record, field path, value found, reason). Its `verdict` is one of `valid` (as published), `importable-with-repairs` (with `repairs`: how many records, which types, which repairs) and `not-importable`. 200 when importable (the first two), 422 when not, with the same report; `Accept: text/html` gets it as a page.',
     request: {
       query,
       body: {
@@ -57,11 +58,13 @@ export function registerValidateRoutes(app: App) {
     },
     responses: {
       200: {
-        description: 'Valid: an import keeps everything (some values possibly repaired).',
+        description:
+          'Importable: `verdict` is `valid` (as published) or `importable-with-repairs` (an import keeps everything, repairing some records).',
         content: answer,
       },
       422: {
-        description: 'Not valid: records would be rejected, or a required endpoint does not conform.',
+        description:
+          'Not importable (`verdict` `not-importable`): records would be rejected, or a required endpoint does not conform.',
         content: answer,
       },
       ...errorResponses,
@@ -121,7 +124,7 @@ async function validate(c: AppContext, validation: Validation) {
       : undefined;
   if (!outcome) throw new ApiProblem(400, 'send a feed in the body, or a remote API as ?url=');
   if (outcome.kind === 'refused') throw new ApiProblem(outcome.status, outcome.reason);
-  const status = outcome.report.valid ? 200 : 422;
+  const status = outcome.report.verdict === 'not-importable' ? 422 : 200;
   if (prefersHtml(c)) return c.html(renderReport(outcome.report), status);
   return c.json(outcome.report, status);
 }
@@ -137,8 +140,26 @@ const escapeHtml = (text: string) =>
     (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!,
   );
 
+const VERDICT_TITLES: Record<ValidationAnswer['verdict'], string> = {
+  valid: 'Valid as published',
+  'importable-with-repairs': 'Importable with repairs',
+  'not-importable': 'Not importable',
+};
+
 /** The report as a page an operator can read: the verdict, the counts, the checks, the issues. */
 export function renderReport(report: ValidationAnswer): string {
+  const repairTypes = Object.entries(report.repairs.by_type)
+    .map(([type, n]) => `${escapeHtml(type)} ${n}`)
+    .join(', ');
+  const repairs =
+    report.repairs.records > 0
+      ? `<p>${report.repairs.records} of ${report.records} records need a repair (${repairTypes}):</p><ul>${Object.entries(
+          report.repairs.by_reason,
+        )
+          .sort((a, b) => b[1] - a[1])
+          .map(([reason, n]) => `<li>${n} × ${escapeHtml(reason)}</li>`)
+          .join('')}</ul>`
+      : '';
   const rows = Object.entries(report.by_type)
     .map(
       ([type, n]) =>
@@ -161,7 +182,7 @@ export function renderReport(report: ValidationAnswer): string {
     .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Validation of ${escapeHtml(report.source)}</title>
 <style>body{font-family:system-ui,sans-serif;margin:2rem;max-width:80rem}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}</style></head>
-<body><h1>${report.valid ? 'Valid' : 'Not valid'}: ${escapeHtml(report.source)}</h1>
+<body><h1>${VERDICT_TITLES[report.verdict]}: ${escapeHtml(report.source)}</h1>${repairs}
 <p>${report.items} items; ${report.records} records kept (${report.repaired} repaired), ${report.rejected} rejected, ${report.dangling_references} dangling references; ${report.issues_total} issues (${report.by_severity.error} errors, ${report.by_severity.warning} warnings, ${report.by_severity.info} notes).</p>
 <table><thead><tr><th scope="col">record type</th><th scope="col">kept</th><th scope="col">repaired</th><th scope="col">rejected</th></tr></thead><tbody>${rows}</tbody></table>
 ${checks}

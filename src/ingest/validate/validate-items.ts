@@ -11,7 +11,7 @@
  */
 import type { Issue, Severity } from '../flatten.ts';
 import { flattenItems } from '../import/validate.ts';
-import type { SourceKind } from '../import-report.ts';
+import { reasonKey, type SourceKind } from '../import-report.ts';
 import { recordKey } from '../nesting.ts';
 import type { SourceItem } from '../sources/source.ts';
 
@@ -29,11 +29,37 @@ export type ConformanceCheck = {
 
 export type ConformanceSummary = { conformant: boolean; checks: ConformanceCheck[] };
 
+/**
+ * The answer in three words, each its own exit code (src/cli/validate.command.ts):
+ * - `valid`: valid as published: an import keeps every record as it is, nothing repaired;
+ * - `importable-with-repairs`: an import keeps every record, but only after repairing some
+ *   (`repairs` says how many and which);
+ * - `not-importable`: an import would reject records or fail (an error, a required endpoint
+ *   that does not conform).
+ * Notes that change nothing a record says (a migration from an older version, a dangling link
+ * reported and kept) leave a feed valid.
+ */
+export type ValidationVerdict = 'valid' | 'importable-with-repairs' | 'not-importable';
+
+/** What the repairs an import would make come to. */
+export type RepairSummary = {
+  /** Distinct records repaired (a field rewritten or dropped). */
+  records: number;
+  /** Of those, per record type. */
+  by_type: Record<string, number>;
+  /** Every repair counted by kind, record type, field and reason (the import report's `by_reason`). */
+  by_reason: Record<string, number>;
+};
+
 export type ValidationReport = {
   source: string;
   kind: SourceKind;
-  /** No record rejected and no error: an import would keep everything (repairs aside). */
+  verdict: ValidationVerdict;
+  /** Valid as published (`verdict` is `valid`): nothing rejected, repaired or in error. */
   valid: boolean;
+  /** An import keeps every record, repaired or not (`verdict` is not `not-importable`). */
+  importable: boolean;
+  repairs: RepairSummary;
   /** Validated as published: no repairs (what `--strict` imports would keep). */
   strict: boolean;
   items: number;
@@ -76,7 +102,10 @@ export async function validateItems(
   const report: ValidationReport = {
     source: options.source,
     kind: options.kind,
+    verdict: 'valid',
     valid: true,
+    importable: true,
+    repairs: { records: 0, by_type: {}, by_reason: {} },
     strict,
     items: 0,
     records: 0,
@@ -100,6 +129,10 @@ export async function validateItems(
     report.issues_total += 1;
     report.by_severity[issue.severity] += 1;
     if (issue.kind === 'dangling-reference') report.dangling_references += 1;
+    if (isRepair(issue)) {
+      const key = reasonKey(issue);
+      report.repairs.by_reason[key] = (report.repairs.by_reason[key] ?? 0) + 1;
+    }
     if (report.issues.length < maxIssues) report.issues.push(issue);
   };
   const kept = new Set<string>();
@@ -143,9 +176,11 @@ export async function validateItems(
         keptIds.add(record.id);
         report.records += 1;
         counts(record.type).kept += 1;
-        if (record.notes.some((n) => n.kind === 'repaired' || n.kind === 'dropped-field')) {
+        if (record.notes.some(isRepair)) {
           report.repaired += 1;
           counts(record.type).repaired += 1;
+          report.repairs.records += 1;
+          report.repairs.by_type[record.type] = (report.repairs.by_type[record.type] ?? 0) + 1;
         }
         for (const note of record.notes) add(note);
         for (const link of record.external) {
@@ -191,6 +226,24 @@ export async function validateItems(
       reason: `${link.field} ${link.id}: no ${link.key ? link.key.split(':')[0] : 'record'} with this id in the source`,
     });
   }
-  report.valid = report.rejected === 0 && report.by_severity.error === 0;
+  setVerdict(report);
   return report;
+}
+
+const isRepair = (issue: Issue) => issue.kind === 'repaired' || issue.kind === 'dropped-field';
+
+/**
+ * Sets `verdict`, `valid` and `importable` from the counts (and the conformance summary, when a
+ * remote API's endpoints were checked): called again after those are added.
+ */
+export function setVerdict(report: ValidationReport): void {
+  const conforms = report.conformance?.conformant ?? true;
+  report.verdict =
+    report.rejected > 0 || report.by_severity.error > 0 || !conforms
+      ? 'not-importable'
+      : report.repaired > 0
+        ? 'importable-with-repairs'
+        : 'valid';
+  report.valid = report.verdict === 'valid';
+  report.importable = report.verdict !== 'not-importable';
 }

@@ -13,7 +13,7 @@ import type { SourceItem } from '../sources/source.ts';
 import { checkConformance } from './conformance.ts';
 import { checkRemoteUrl, guardedFetch, type RemotePolicy, RemoteRefused } from './remote-guard.ts';
 import { unzipTo } from './unzip.ts';
-import { type ValidationReport, validateItems } from './validate-items.ts';
+import { setVerdict, type ValidationReport, validateItems } from './validate-items.ts';
 
 export type ValidateSourceOptions = {
   strict?: boolean;
@@ -64,7 +64,7 @@ export async function validateLocation(
     });
   }
   report.conformance = await checkConformance(location, fetcher, timeoutMs);
-  if (!report.conformance.conformant) report.valid = false;
+  setVerdict(report);
   return report;
 }
 

@@ -4,7 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  areaNames,
   areaShapes,
+  contactLine,
+  emailOf,
   formatAddress,
   formatAges,
   formatCost,
@@ -12,10 +15,14 @@ import {
   linkHref,
   schedulesOf,
   servedAreas,
+  shownOrganization,
   summariseOpening,
   telHref,
+  toResult,
   weekTable,
 } from '../../../src/explore/format.js';
+import { PLACEHOLDER_FIELD } from '../../../src/hsds/index.ts';
+import { placeholderOrganization } from '../../../src/ingest/placeholder-organizations.ts';
 
 const weekly = (byday: string, opens_at: string, closes_at: string, extra: Record<string, unknown> = {}) => ({
   id: 'x',
@@ -202,5 +209,58 @@ describe('service areas', () => {
     const service = [{ id: 'service' }];
     expect(servedAreas({ service_areas: own, service: { service_areas: service } })).toBe(own);
     expect(servedAreas({ service_areas: [], service: { service_areas: service } })).toBe(service);
+  });
+});
+
+describe('shownOrganization', () => {
+  it('shows a real organization, and none for a placeholder the directory made up', () => {
+    const real = { id: 'o1', name: 'Southmead Food Trust', description: '' };
+    expect(shownOrganization(real)).toBe(real);
+    expect(shownOrganization(undefined)).toBeUndefined();
+    expect(shownOrganization({ id: 'o2', name: '' })).toBeUndefined();
+    // The placeholder as the import stores it (the page's twin of src/hsds agrees)...
+    const placeholder = placeholderOrganization('0a000000-0000-4000-8000-000000000001');
+    expect(placeholder[PLACEHOLDER_FIELD]).toBe(true);
+    expect(shownOrganization(placeholder)).toBeUndefined();
+    // ...and as stored before the mark existed: told by its name and description.
+    const { [PLACEHOLDER_FIELD]: _, ...unmarked } = placeholder;
+    expect(shownOrganization(unmarked)).toBeUndefined();
+    // A real organization that happens to be called so is shown.
+    expect(
+      shownOrganization({ id: 'o3', name: 'Unknown organization', description: 'A band.' }),
+    ).toBeDefined();
+  });
+});
+
+describe('toResult', () => {
+  const service = {
+    id: 's1',
+    name: 'Food bank',
+    email: '',
+    contacts: [
+      { name: 'Sam Jones', title: 'Coordinator', email: 'sam@example.org', phones: [{ number: '01' }] },
+    ],
+    service_areas: [{ name: 'Southmead' }, { name: 'Henbury' }, { name: 'Southmead' }],
+  };
+
+  it('reads a service without a place: its areas, its contact, its contact phone and e-mail', () => {
+    const result = toResult(service);
+    expect(result).toMatchObject({ id: 's1', service, location: {}, areas: service.service_areas });
+    expect(areaNames(result.areas)).toBe('Southmead, Henbury');
+    expect(contactLine(service.contacts)).toBe('Sam Jones, Coordinator');
+    expect(emailOf(service)).toBe('sam@example.org');
+    expect(result.phoneHolders.find((holder) => holder?.phones?.length)?.phones[0].number).toBe('01');
+  });
+
+  it('reads a service with places by its first place with coordinates', () => {
+    const located = { location: { id: 'l2', latitude: 51.4, longitude: -2.5 } };
+    const result = toResult({ ...service, service_at_locations: [{ location: { id: 'l1' } }, located] });
+    expect(result.location.id).toBe('l2');
+  });
+
+  it('reads a service at a location as before: its place, its distance, its areas', () => {
+    const result = toResult({ id: 'sal', distance: 12, service, location: { id: 'l1' } });
+    expect(result).toMatchObject({ id: 'sal', service, distance: 12, location: { id: 'l1' } });
+    expect(result.areas).toBe(service.service_areas);
   });
 });

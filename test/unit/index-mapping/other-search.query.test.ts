@@ -1,14 +1,53 @@
 import { describe, expect, it } from 'vitest';
+import { taxonomyTermFilter } from '../../../src/index-mapping/filters.query.ts';
 import { geoFilter } from '../../../src/index-mapping/geo.query.ts';
 import { buildOrganizationSearch } from '../../../src/index-mapping/organization-search.query.ts';
 import { pageWindow, streamOrder } from '../../../src/index-mapping/search.query.ts';
 import { buildServiceAtLocationSearch } from '../../../src/index-mapping/service-at-location-search.query.ts';
 import {
+  buildChildTermsSearch,
   buildTaxonomySearch,
   buildTaxonomyTermSearch,
 } from '../../../src/index-mapping/taxonomy-search.query.ts';
 
 const id = 'aaaaaaaa-0000-4000-8000-000000000001';
+
+describe('include_child_terms', () => {
+  it('asks for the children of a level of terms, ids only, and matches the term with its descendants', () => {
+    const child = 'aaaaaaaa-0000-4000-8000-000000000002';
+    const search = buildChildTermsSearch([id]);
+    expect([search.index, search.source]).toEqual(['taxonomy_terms', ['record.id']]);
+    expect(search.query).toMatchInlineSnapshot(`
+      {
+        "bool": {
+          "filter": [
+            {
+              "terms": {
+                "parent_id": [
+                  "aaaaaaaa-0000-4000-8000-000000000001",
+                  "AAAAAAAA-0000-4000-8000-000000000001",
+                ],
+              },
+            },
+          ],
+        },
+      }
+    `);
+    expect(taxonomyTermFilter(id, [child])).toMatchInlineSnapshot(`
+      {
+        "terms": {
+          "taxonomy_term_ids": [
+            "aaaaaaaa-0000-4000-8000-000000000001",
+            "AAAAAAAA-0000-4000-8000-000000000001",
+            "aaaaaaaa-0000-4000-8000-000000000002",
+          ],
+        },
+      }
+    `);
+    // Without descendants, the filter is the plain one.
+    expect(taxonomyTermFilter(id, [])).toEqual(taxonomyTermFilter(id));
+  });
+});
 
 describe('buildTaxonomyTermSearch', () => {
   it('reads top_only as "no parent" and combines it with the taxonomy and parent filters', () => {

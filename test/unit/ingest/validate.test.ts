@@ -16,6 +16,7 @@ import {
 } from '../../../src/ingest/validate/remote-guard.ts';
 import { unzipTo, ZipError, ZipTooLargeError } from '../../../src/ingest/validate/unzip.ts';
 import { bodyFormat, validateBody, validateLocation } from '../../../src/ingest/validate/validate-source.ts';
+import { formatValidationReport } from '../../../src/ingest/validate/validation-summary.ts';
 import { deflatedRepeat, zipOf } from '../../support/zip.ts';
 
 const examples = 'test/fixtures/hsds/examples';
@@ -83,13 +84,21 @@ describe('hsds validate: a file or folder', () => {
   ])('finds the official example %s valid, as published (strict)', async (name) => {
     const report = await validateLocation(join(examples, name), { strict: true });
     expect(report.issues.filter((i) => i.severity === 'error')).toEqual([]);
-    expect(report).toMatchObject({ valid: true, strict: true, rejected: 0, repaired: 0 });
+    expect(report).toMatchObject({ verdict: 'valid', valid: true, strict: true, rejected: 0, repaired: 0 });
     expect(report.records).toBeGreaterThan(0);
   });
 
   it('says what the numeric-id feed needs: every record kept, each id repaired, nothing written', async () => {
     const report = await validateLocation(join(realWorld, 'numeric-ids.json'));
-    expect(report).toMatchObject({ valid: true, items: 10, records: 168, repaired: 84, rejected: 0 });
+    expect(report).toMatchObject({
+      verdict: 'importable-with-repairs',
+      valid: false,
+      importable: true,
+      items: 10,
+      records: 168,
+      repaired: 84,
+      rejected: 0,
+    });
     expect(report.by_type.service).toEqual({ kept: 18, repaired: 18, rejected: 0 });
     expect(report.by_type.organization).toEqual({ kept: 10, repaired: 10, rejected: 0 });
     expect(report.issues.find((i) => i.path === 'services[0].id')).toMatchObject({
@@ -99,13 +108,18 @@ describe('hsds validate: a file or folder', () => {
       source: `${realWorld}/numeric-ids.json[0]`,
     });
     const strict = await validateLocation(join(realWorld, 'numeric-ids.json'), { strict: true });
-    expect(strict).toMatchObject({ valid: false, records: 0, rejected: 10 });
+    expect(strict).toMatchObject({ verdict: 'not-importable', valid: false, records: 0, rejected: 10 });
     expect(strict.by_type.organization?.rejected).toBe(10);
   });
 
   it('reports the broken fixture as an import does: the rejected record, its field path, the dangling link', async () => {
     const report = await validateLocation('test/fixtures/broken');
-    expect(report).toMatchObject({ valid: false, rejected: 1, dangling_references: 1 });
+    expect(report).toMatchObject({
+      verdict: 'not-importable',
+      valid: false,
+      rejected: 1,
+      dangling_references: 1,
+    });
     expect(report.issues).toContainEqual(
       expect.objectContaining({
         severity: 'error',
@@ -131,28 +145,58 @@ describe('hsds validate: a file or folder', () => {
   // which repaired, rejected, and issues, as an import into an empty directory would count them
   // (an import also stores a placeholder for a rejected organization; validation does not).
   it.each([
-    ['bad-optional-url.json', true, 11, 5, 0, 6],
-    ['cp1252-package', true, 2, 0, 0, 2],
-    ['empty-strings.json', true, 8, 7, 0, 20],
-    ['enum-case-and-types.json', false, 8, 6, 1, 17],
-    ['free-text-times.json', true, 5, 5, 0, 13],
-    ['hsds-2.0-csv', true, 44, 0, 0, 24],
-    ['html-descriptions.json', true, 3, 0, 0, 0], // HTML is valid HSDS: search reads it, not validation
-    ['legacy-hsds-1.1', true, 68, 0, 0, 55],
-    ['no-last-modified.json', true, 3, 0, 0, 0], // last_modified is optional
-    ['oruk-1.0.json', true, 48, 1, 0, 39],
-    ['package-data-folder', false, 7, 0, 0, 1], // funding.csv listed but missing: an error
-    ['repeated-organization.json', false, 3, 0, 1, 4],
-    ['tabular-messy', false, 5, 5, 1, 12],
-    ['whitespace.json', true, 6, 4, 0, 12],
+    ['bad-optional-url.json', 'importable-with-repairs', 11, 5, 0, 6],
+    ['cp1252-package', 'valid', 2, 0, 0, 2],
+    ['empty-strings.json', 'importable-with-repairs', 8, 7, 0, 20],
+    ['enum-case-and-types.json', 'not-importable', 8, 6, 1, 17],
+    ['free-text-times.json', 'importable-with-repairs', 5, 5, 0, 13],
+    ['hsds-2.0-csv', 'valid', 44, 0, 0, 24], // migrated from 2.0, nothing repaired
+    ['html-descriptions.json', 'valid', 3, 0, 0, 0], // HTML is valid HSDS: search reads it, not validation
+    ['legacy-hsds-1.1', 'valid', 68, 0, 0, 55],
+    ['no-last-modified.json', 'valid', 3, 0, 0, 0], // last_modified is optional
+    ['oruk-1.0.json', 'importable-with-repairs', 48, 1, 0, 39],
+    ['oruk-list-items.json', 'importable-with-repairs', 5, 5, 0, 32],
+    ['package-data-folder', 'not-importable', 7, 0, 0, 1], // funding.csv listed but missing: an error
+    ['repeated-organization.json', 'not-importable', 3, 0, 1, 4],
+    ['tabular-messy', 'not-importable', 5, 5, 1, 12],
+    ['whitespace.json', 'importable-with-repairs', 6, 4, 0, 12],
   ] as const)(
     'reports the problems of the real-world fixture %s',
-    async (name, valid, records, repaired, rejected, issues) => {
+    async (name, verdict, records, repaired, rejected, issues) => {
       const report = await validateLocation(join(realWorld, name));
-      expect(report).toMatchObject({ valid, records, repaired, rejected, issues_total: issues });
+      expect(report).toMatchObject({
+        verdict,
+        valid: verdict === 'valid',
+        importable: verdict !== 'not-importable',
+        records,
+        repaired,
+        rejected,
+        issues_total: issues,
+      });
+      expect(report.repairs.records).toBe(repaired);
       expect(report.issues.every((i) => i.source && i.reason && typeof i.path === 'string')).toBe(true);
     },
   );
+
+  it('says an ORUK list whose every record needs a repair is importable with repairs, not valid: how many, which, why', async () => {
+    const report = await validateLocation(join(realWorld, 'oruk-list-items.json'));
+    expect(report).toMatchObject({ verdict: 'importable-with-repairs', valid: false, importable: true });
+    expect(report.repairs).toMatchObject({ records: 5, by_type: { service: 3, organization: 2 } });
+    expect(report.repairs.by_reason).toMatchObject({
+      'repaired: service.url: https:// added': 1,
+      'repaired: organization.description: required field is empty: kept as "…"': 1,
+    });
+    // Only repairs are counted there: a note that changes nothing is not a repair.
+    expect(Object.keys(report.repairs.by_reason).every((k) => /^(repaired|dropped-field): /.test(k))).toBe(
+      true,
+    );
+    const text = formatValidationReport(report);
+    expect(text.split('\n')[0]).toMatch(/^IMPORTABLE WITH REPAIRS: /);
+    expect(text).toContain('5 of 5 records repaired (service 3, organization 2)');
+    // Validated as published, the same feed is valid: strict reads it without repairing anything.
+    const strict = await validateLocation(join(realWorld, 'oruk-list-items.json'), { strict: true });
+    expect(strict.repairs.records).toBe(0);
+  });
 
   it('lists at most maxIssues issues, and counts them all', async () => {
     const report = await validateLocation(join(realWorld, 'numeric-ids.json'), { maxIssues: 5 });
@@ -175,19 +219,24 @@ describe('a feed in a request body', () => {
   it('validates JSON and NDJSON bodies, naming the body, not a temporary file', async () => {
     const feed = readFileSync(join(realWorld, 'numeric-ids.json'));
     const report = await validateBody(feed, 'json', { name: 'feed.json' });
-    expect(report).toMatchObject({ source: 'feed.json', valid: true, records: 168 });
+    expect(report).toMatchObject({ source: 'feed.json', verdict: 'importable-with-repairs', records: 168 });
     expect(report.issues[0]?.source).toMatch(/^feed\.json\[\d+\]$/);
     const ndjson = (JSON.parse(feed.toString()) as unknown[]).map((o) => JSON.stringify(o)).join('\n');
     const lines = await validateBody(Buffer.from(ndjson), 'ndjson');
-    expect(lines).toMatchObject({ source: '(body)', valid: true, items: 10, records: 168 });
+    expect(lines).toMatchObject({
+      source: '(body)',
+      verdict: 'importable-with-repairs',
+      items: 10,
+      records: 168,
+    });
     expect(lines.issues[0]?.source).toMatch(/^\(body\):\d+$/);
   });
 
   it('validates a zipped tabular data package, at the top or in a folder of the archive', async () => {
     const official = await validateBody(folderAsZip(join(examples, 'csv')), 'zip', { strict: true });
-    expect(official).toMatchObject({ kind: 'tabular', valid: true, items: 24 });
+    expect(official).toMatchObject({ kind: 'tabular', verdict: 'valid', valid: true, items: 24 });
     const messy = await validateBody(folderAsZip(join(realWorld, 'tabular-messy'), 'export/'), 'zip');
-    expect(messy).toMatchObject({ kind: 'tabular', valid: false, records: 5, rejected: 1 });
+    expect(messy).toMatchObject({ kind: 'tabular', verdict: 'not-importable', records: 5, rejected: 1 });
   });
 
   it('refuses an archive that is none, or whose names climb out of its folder', async () => {

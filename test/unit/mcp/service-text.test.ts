@@ -1,8 +1,10 @@
 /** The plain-language lines of a search result: what the record says, and no line for what it does not. */
 import { describe, expect, it } from 'vitest';
+import { placeholderOrganization } from '../../../src/ingest/placeholder-organizations.ts';
 import {
   describeService,
   openingTimesOf,
+  summariseService,
   summariseServiceAtLocation,
 } from '../../../src/mcp/service-text.ts';
 
@@ -64,6 +66,51 @@ describe('summariseServiceAtLocation', () => {
     );
     expect(describeService(summary!)).toBe(`Helpline\nRecord: ${base}/services/svc-2`);
     expect(summariseServiceAtLocation({ id: 'sal-3' }, base)).toBeUndefined();
+  });
+});
+
+describe('a service without a place', () => {
+  it("is told by what it says instead: areas served, its contact's phone and e-mail, its website", () => {
+    const summary = summariseService(
+      {
+        id: 'svc-5',
+        name: 'Food bank',
+        url: 'https://food.example.org',
+        organization: { name: 'Food Trust' },
+        contacts: [{ name: 'Sam', email: 'sam@example.org', phones: [{ number: '0117 000 0001' }] }],
+        service_areas: [{ name: 'Southmead' }, { name: 'Henbury' }],
+      },
+      base,
+    );
+    expect(describeService(summary)).toBe(
+      [
+        'Food bank (Food Trust)',
+        'Areas served: Southmead, Henbury',
+        'Phone: 0117 000 0001',
+        'Email: sam@example.org',
+        'Website: https://food.example.org',
+        `Record: ${base}/services/svc-5`,
+      ].join('\n'),
+    );
+  });
+});
+
+describe('a placeholder organization', () => {
+  it('is not read out as if it were a name: the service is told without one', () => {
+    const placeholder = placeholderOrganization('0a000000-0000-4000-8000-000000000001');
+    const summary = summariseServiceAtLocation(
+      { id: 'sal-4', service: { id: 'svc-4', name: 'Tax help', organization: placeholder } },
+      base,
+    );
+    expect(summary).not.toHaveProperty('organization');
+    expect(describeService(summary!)).toBe(`Tax help\nRecord: ${base}/services/svc-4`);
+    const full = summariseService({ id: 'svc-4', name: 'Tax help', organization: placeholder }, base);
+    expect(full).not.toHaveProperty('organization');
+    // One stored before the mark existed is told by its name and description.
+    const { 'x-placeholder': _, ...unmarked } = placeholder;
+    expect(
+      summariseService({ id: 'svc-4', name: 'Tax help', organization: unmarked }, base),
+    ).not.toHaveProperty('organization');
   });
 });
 
