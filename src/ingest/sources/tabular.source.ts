@@ -25,6 +25,7 @@ import {
   type TabularRow,
 } from '../../hsds/index.ts';
 import type { Issue } from '../flatten.ts';
+import type { Repair } from '../leniency.ts';
 import {
   collectFolded,
   createLegacyContext,
@@ -35,6 +36,14 @@ import {
   legacyTables,
   migrateLegacyRow,
 } from '../migrate/hsds-legacy-tabular.ts';
+import {
+  copyId,
+  identityRepair,
+  mintedId,
+  RowIdentities,
+  type RowIdentity,
+  splitIdLists,
+} from './row-identity.ts';
 import type { SourceItem } from './source.ts';
 import { detectCsvEncoding, openCsvText } from './text-encoding.ts';
 
@@ -148,15 +157,74 @@ export async function* readTabularSource(path: string): AsyncGenerator<SourceIte
     if (file.table) files.set(file.table, file.path);
     else yield issue(file.path, `resource ${file.resource} is not an HSDS table; skipped`);
   }
+  const identities = new RowIdentities();
   for (const type of recordTypes) {
     const file = files.get(type);
     if (!file) continue;
+    identities.startTable();
+    const split = splitTables.has(type);
     for await (const item of readCsv(file)) {
-      yield item.kind === 'issue'
-        ? item
-        : { kind: 'row', type, row: coerceTabularRow(type, item.record), origin: item.origin };
+      if (item.kind === 'issue') {
+        yield item;
+        continue;
+      }
+      for (const { row, repairs: listed } of rowsOf(item.record, split)) {
+        const identity = identities.identify(row, split);
+        const coerced = coerceTabularRow(type, row);
+        let repairs = listed;
+        if (identity) {
+          coerced.id = idOf(type, identity);
+          repairs = [...(repairs ?? []), identityRepair(identity, coerced.id)];
+        }
+        yield { kind: 'row', type, row: coerced, origin: item.origin, ...(repairs ? { repairs } : {}) };
+      }
     }
   }
+}
+
+/**
+ * Tables whose rows are told apart by content when they share an id, and split when a link column
+ * lists several ids (row-identity.ts): nothing refers to their records by id but for a phone's
+ * languages.
+ */
+const splitTables: ReadonlySet<RecordType> = new Set([
+  'schedule',
+  'phone',
+  'language',
+  'address',
+  'accessibility',
+  'service_area',
+  'required_document',
+  'funding',
+  'attribute',
+  'cost_option',
+]);
+const splitLegacyTables: ReadonlySet<LegacyTable> = new Set([
+  'regular_schedule',
+  'holiday_schedule',
+  'schedule',
+  'phone',
+  'language',
+  'physical_address',
+  'postal_address',
+  'accessibility_for_disabilities',
+  'service_area',
+  'required_document',
+  'funding',
+  'service_taxonomy',
+  'service_attribute',
+  'other_attribute',
+]);
+
+const idOf = (type: RecordType, identity: RowIdentity) =>
+  identity.kind === 'minted' ? mintedId(type, identity.name) : copyId(type, identity.original, identity.name);
+
+/** A row, or the rows it stands for when a link column lists several ids (split tables only). */
+function rowsOf(record: TabularRow, split: boolean): { row: TabularRow; repairs?: Repair[] }[] {
+  const parts = split ? splitIdLists(record) : undefined;
+  return parts
+    ? parts.map(({ row, repair }) => ({ row: row as TabularRow, repairs: [repair] }))
+    : [{ row: record }];
 }
 
 /** An HSDS 1.x/2.0 package: its tables in the old order, each row migrated to 3.1 rows. */
@@ -167,6 +235,7 @@ async function* readLegacyPackage(
 ): AsyncGenerator<SourceItem> {
   const date = (await stat(where)).mtime.toISOString().slice(0, 10);
   const context = createLegacyContext(date);
+  const identities = new RowIdentities();
   const byTable = new Map<LegacyTable, string[]>();
   for (const file of listed) {
     if (!file.legacy) {
@@ -197,7 +266,7 @@ async function* readLegacyPackage(
         );
         continue;
       }
-      yield* migrateRows(table, file, context);
+      yield* migrateRows(table, file, context, identities);
     }
   }
   for (const [note, count] of context.notes.entries())
@@ -208,14 +277,30 @@ async function* migrateRows(
   table: LegacyTable,
   file: string,
   context: LegacyContext,
+  identities: RowIdentities,
 ): AsyncGenerator<SourceItem> {
+  identities.startTable();
+  const split = splitLegacyTables.has(table);
   for await (const item of readCsv(file)) {
     if (item.kind === 'issue') {
       yield item;
       continue;
     }
-    for (const { type, row } of migrateLegacyRow(table, item.record, context))
-      yield { kind: 'row', type, row: coerceTabularRow(type, row), origin: item.origin };
+    for (const { row: record, repairs: listed } of rowsOf(item.record, split)) {
+      const identity = identities.identify(record, split);
+      const migrated = migrateLegacyRow(table, record, context, identity);
+      for (const [i, { type, row, repairs }] of migrated.entries()) {
+        // The row's own record (the first) carries what was done to the row.
+        const all = i === 0 && listed ? [...listed, ...(repairs ?? [])] : repairs;
+        yield {
+          kind: 'row',
+          type,
+          row: coerceTabularRow(type, row),
+          origin: item.origin,
+          ...(all ? { repairs: all } : {}),
+        };
+      }
+    }
   }
 }
 
