@@ -16,8 +16,8 @@
  *   `address_3`/`address_4` joined into `address_2`; phone `language` (a comma list) → the phone's
  *   `languages`; taxonomy `vocabulary` → term `taxonomy`, 2.0 `term` → `name`;
  * - values 3.1 requires that old versions did not: a location's `location_type` (`physical`), a
- *   service's `status` when empty (`active`: it is listed by its publisher), a term's
- *   `description` (its name);
+ *   service's `status` when empty (`active`: it is listed by its publisher), a term's and an
+ *   organization's `description` (its name);
  * - ids: every non-UUID id and reference becomes a UUID v5 (legacy-ids.ts), the original kept in
  *   a `metadata` row.
  */
@@ -295,8 +295,17 @@ const unchanged =
   (m) =>
     m.emit(type, type, m.row);
 
+/**
+ * An organization. One without a description (Miami 211 has one, with 23 services) would be
+ * rejected, as 3.1 requires one, and its services shown under a placeholder: its name is used, as
+ * for a term.
+ */
 const migrateOrganization: Migration = (m) => {
   m.renamed('url', 'website');
+  if (m.row.description === undefined && m.row.name !== undefined) {
+    m.row.description = m.row.name;
+    m.notes.add(`${m.table}: no description; the organization's name is used (HSDS 3.1 requires one)`);
+  }
   m.emit('organization', 'organization', m.row);
 };
 
