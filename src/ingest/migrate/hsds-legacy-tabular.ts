@@ -148,6 +148,12 @@ export type LegacyContext = {
   /** eligibility.csv and payment_accepted.csv by (original) service id, read before services. */
   eligibility: Map<string, string[]>;
   payments: Map<string, string[]>;
+  /**
+   * Services that other services name as their `organization_id` (an AIRS site: Miami 211 gives
+   * 447 services the id of their site, a service of the agency, not the agency), by (original) id,
+   * to the organization that service names. Found by the source before services are migrated.
+   */
+  siteOrganizations: Map<string, string>;
 };
 
 export const createLegacyContext = (date: string): LegacyContext => ({
@@ -155,6 +161,7 @@ export const createLegacyContext = (date: string): LegacyContext => ({
   notes: new MigrationNotes(),
   eligibility: new Map(),
   payments: new Map(),
+  siteOrganizations: new Map(),
 });
 
 /** Which record type each reference column names. */
@@ -310,8 +317,11 @@ const migrateOrganization: Migration = (m) => {
 };
 
 /** A service, with its eligibility and payments folded in (read before the services). */
-const migrateService: Migration = ({ row, original, context, notes, emit, renamed }) => {
+const migrateService: Migration = ({ source, row, original, context, notes, out, emit, renamed }) => {
   renamed('fees', 'fees_description');
+  const site = cell(source, 'organization_id');
+  const agency = site === undefined ? undefined : context.siteOrganizations.get(site);
+  if (agency !== undefined) row.organization_id = migrateId('organization', agency);
   if (row.status === undefined) {
     row.status = 'active';
     notes.add('service: empty status set to active (HSDS 3.1 requires one)');
@@ -329,6 +339,18 @@ const migrateService: Migration = ({ row, original, context, notes, emit, rename
     notes.add('payment_accepted → service.fees_description');
   }
   emit('service', 'service', row);
+  if (agency !== undefined) {
+    const reading = `names service ${site} (a site of its organization), not an organization: read as ${agency}, the organization of that service`;
+    notes.add('service.organization_id names another service, not an organization: its organization is used');
+    const repair: Repair = {
+      field: 'organization_id',
+      found: site,
+      action: reading,
+      effect: 'changed',
+      severity: 'info',
+    };
+    out[0]!.repairs = [...(out[0]!.repairs ?? []), repair];
+  }
 };
 
 const migrateLocation: Migration = ({ row, notes, emit }) => {

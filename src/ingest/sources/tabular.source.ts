@@ -244,6 +244,10 @@ async function* readLegacyPackage(
     }
     byTable.set(file.legacy, [...(byTable.get(file.legacy) ?? []), file.path]);
   }
+  context.siteOrganizations = await findSiteOrganizations(
+    byTable.get('organization') ?? [],
+    byTable.get('service') ?? [],
+  );
   const what = typeof version === 'string' ? `HSDS ${version}` : 'HSDS 1.x/2.0 (from its table names)';
   yield issue(where, `an ${what} data package: migrated to HSDS 3.1 on import`, 'info', 'migrated');
   for (const table of ['eligibility', 'payment_accepted'] as const) {
@@ -271,6 +275,55 @@ async function* readLegacyPackage(
   }
   for (const [note, count] of context.notes.entries())
     yield issue(where, `${note} (${count} ${count === 1 ? 'row' : 'rows'})`, 'info', 'migrated');
+}
+
+/** The published id of a CSV cell, trimmed; undefined when blank. */
+const cellId = (value: string | undefined) => {
+  const id = value?.trim();
+  return id ? id : undefined;
+};
+
+/**
+ * Services that other services name as their organization (an AIRS site, as Miami 211 exports
+ * it), to the organization each of those names; read before the services are migrated. Memory: the
+ * organizations' ids, and only the ids no organization has.
+ */
+async function findSiteOrganizations(
+  organizationFiles: readonly string[],
+  serviceFiles: readonly string[],
+): Promise<Map<string, string>> {
+  const sites = new Map<string, string>();
+  if (organizationFiles.length === 0 || serviceFiles.length === 0) return sites;
+  const organizations = new Set<string>();
+  for (const file of organizationFiles) {
+    for await (const item of readCsv(file)) {
+      const id = item.kind === 'csv' ? cellId(item.record.id) : undefined;
+      if (id !== undefined) organizations.add(id);
+    }
+  }
+  const unknown = new Set<string>();
+  for (const file of serviceFiles) {
+    for await (const item of readCsv(file)) {
+      const organization = item.kind === 'csv' ? cellId(item.record.organization_id) : undefined;
+      if (organization !== undefined && !organizations.has(organization)) unknown.add(organization);
+    }
+  }
+  if (unknown.size === 0) return sites;
+  for (const file of serviceFiles) {
+    for await (const item of readCsv(file)) {
+      if (item.kind !== 'csv') continue;
+      const id = cellId(item.record.id);
+      const organization = cellId(item.record.organization_id);
+      if (
+        id !== undefined &&
+        organization !== undefined &&
+        unknown.has(id) &&
+        organizations.has(organization)
+      )
+        sites.set(id, organization);
+    }
+  }
+  return sites;
 }
 
 async function* migrateRows(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { flattenItems } from '../../../../src/ingest/import/validate.ts';
+import { migrateId } from '../../../../src/ingest/migrate/legacy-ids.ts';
 import { RowIdentities, rowContent, splitIdLists } from '../../../../src/ingest/sources/row-identity.ts';
 import type { SourceItem } from '../../../../src/ingest/sources/source.ts';
 import { readTabularSource } from '../../../../src/ingest/sources/tabular.source.ts';
@@ -111,5 +112,25 @@ describe('HSDS 2.0-style CSVs as DC publishes them (hsds-2.0-shared-schedules)',
     );
     // All but the one that names no day (valid_from/valid_to times only).
     expect(schedules.filter((s) => typeof s.byday === 'string')).toHaveLength(7);
+  });
+});
+
+describe('Miami: services whose organization the feed names as a site, or without a description', () => {
+  it('gives each service the organization the feed means', async () => {
+    const { records, report } = await readPackage(`${fixtures}/legacy-rows-miami`);
+    expect(report.by_type.organization).toEqual({ kept: 3, repaired: 0, rejected: 0 });
+    const service = (id: string) =>
+      records.find((r) => r.type === 'service' && r.id === migrateId('service', id));
+    // 219 names 218, a service (the north office), whose organization is 217.
+    expect(service('219')?.record.organization_id).toBe(migrateId('organization', '217'));
+    expect(service('219')?.notes.map((n) => n.reason)).toContain(
+      'names service 218 (a site of its organization), not an organization: read as 217, the organization of that service',
+    );
+    expect(service('218')?.record.organization_id).toBe(migrateId('organization', '217'));
+    // 224's organization has no description: kept, its name as one.
+    expect(service('224')?.record.organization_id).toBe(migrateId('organization', '224'));
+    const organizations = new Set(records.filter((r) => r.type === 'organization').map((r) => r.id));
+    for (const r of records.filter((r) => r.type === 'service'))
+      expect(organizations.has(String(r.record.organization_id)), r.id).toBe(true);
   });
 });
