@@ -168,18 +168,36 @@ export async function* readTabularSource(path: string): AsyncGenerator<SourceIte
         yield item;
         continue;
       }
-      for (const { row, repairs: listed } of rowsOf(item.record, split)) {
-        const identity = identities.identify(row, split);
-        const coerced = coerceTabularRow(type, row);
-        let repairs = listed;
-        if (identity) {
-          coerced.id = idOf(type, identity);
-          repairs = [...(repairs ?? []), identityRepair(identity, coerced.id)];
-        }
-        yield { kind: 'row', type, row: coerced, origin: item.origin, ...(repairs ? { repairs } : {}) };
+      const parts = split ? splitIdLists(item.record) : undefined;
+      if (parts === undefined) {
+        yield identifiedRow(type, item.record, item.origin, identities, split, undefined);
+        continue;
       }
+      for (const { row, repair } of parts)
+        yield identifiedRow(type, row as TabularRow, item.origin, identities, split, [repair]);
     }
   }
+}
+
+/** A 3.1 row as an item, its id minted or made its own when its id column does not name it. */
+function identifiedRow(
+  type: RecordType,
+  row: TabularRow,
+  origin: string,
+  identities: RowIdentities,
+  split: boolean,
+  listed: Repair[] | undefined,
+): SourceItem {
+  const identity = identities.identify(row, split);
+  const coerced = coerceTabularRow(type, row);
+  let repairs = listed;
+  if (identity) {
+    coerced.id = idOf(type, identity);
+    repairs = [...(repairs ?? []), identityRepair(identity, coerced.id)];
+  }
+  return repairs
+    ? { kind: 'row', type, row: coerced, origin, repairs }
+    : { kind: 'row', type, row: coerced, origin };
 }
 
 /**
@@ -218,14 +236,6 @@ const splitLegacyTables: ReadonlySet<LegacyTable> = new Set([
 
 const idOf = (type: RecordType, identity: RowIdentity) =>
   identity.kind === 'minted' ? mintedId(type, identity.name) : copyId(type, identity.original, identity.name);
-
-/** A row, or the rows it stands for when a link column lists several ids (split tables only). */
-function rowsOf(record: TabularRow, split: boolean): { row: TabularRow; repairs?: Repair[] }[] {
-  const parts = split ? splitIdLists(record) : undefined;
-  return parts
-    ? parts.map(({ row, repair }) => ({ row: row as TabularRow, repairs: [repair] }))
-    : [{ row: record }];
-}
 
 /** An HSDS 1.x/2.0 package: its tables in the old order, each row migrated to 3.1 rows. */
 async function* readLegacyPackage(
@@ -339,21 +349,35 @@ async function* migrateRows(
       yield item;
       continue;
     }
-    for (const { row: record, repairs: listed } of rowsOf(item.record, split)) {
-      const identity = identities.identify(record, split);
-      const migrated = migrateLegacyRow(table, record, context, identity);
-      for (const [i, { type, row, repairs }] of migrated.entries()) {
-        // The row's own record (the first) carries what was done to the row.
-        const all = i === 0 && listed ? [...listed, ...(repairs ?? [])] : repairs;
-        yield {
-          kind: 'row',
-          type,
-          row: coerceTabularRow(type, row),
-          origin: item.origin,
-          ...(all ? { repairs: all } : {}),
-        };
-      }
+    const parts = split ? splitIdLists(item.record) : undefined;
+    if (parts === undefined) {
+      yield* migratedRows(table, item.record, item.origin, context, identities.identify(item.record, split));
+      continue;
     }
+    for (const { row, repair } of parts) {
+      const identity = identities.identify(row, split);
+      yield* migratedRows(table, row as TabularRow, item.origin, context, identity, [repair]);
+    }
+  }
+}
+
+/** The 3.1 rows of an old row as items; the row's own record (the first) carries `listed`. */
+function* migratedRows(
+  table: LegacyTable,
+  record: TabularRow,
+  origin: string,
+  context: LegacyContext,
+  identity: RowIdentity | undefined,
+  listed?: Repair[],
+): Generator<SourceItem> {
+  const migrated = migrateLegacyRow(table, record, context, identity);
+  for (let i = 0; i < migrated.length; i++) {
+    const { type, row, repairs } = migrated[i]!;
+    const all = i === 0 && listed ? [...listed, ...(repairs ?? [])] : repairs;
+    const coerced = coerceTabularRow(type, row);
+    yield all
+      ? { kind: 'row', type, row: coerced, origin, repairs: all }
+      : { kind: 'row', type, row: coerced, origin };
   }
 }
 
