@@ -33,9 +33,38 @@ const ICAL_BYDAY =
   /^\s*(?:[+-]?\d{1,2})?(?:MO|TU|WE|TH|FR|SA|SU)(?:\s*,\s*(?:[+-]?\d{1,2})?(?:MO|TU|WE|TH|FR|SA|SU))*\s*$/i;
 const FREQS = new Set(['WEEKLY', 'MONTHLY', 'weekly', 'monthly', 'Weekly', 'Monthly']);
 
-/** Whether a value in a date column may be a time (cheap: no date is this short or says hours). */
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/** Whether a value in a date column may be a time: short, and not starting with a year. */
 const mayBeTime = (value: unknown): value is string =>
-  typeof value === 'string' && value.length <= 12 && !/^\s*\d{4}/.test(value);
+  typeof value === 'string' &&
+  value.length <= 12 &&
+  !(
+    isDigit(value.charCodeAt(0)) &&
+    isDigit(value.charCodeAt(1)) &&
+    isDigit(value.charCodeAt(2)) &&
+    isDigit(value.charCodeAt(3))
+  );
+
+/**
+ * Whether `byday` is written as iCal codes (`MO,TU`, `2SA`, `-1FR`): capital letters in pairs,
+ * digits, signs, commas and spaces only. Character tests, no regular expression: every schedule
+ * of every feed pays this.
+ */
+function isIcalByDay(value: string): boolean {
+  let letters = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c >= 65 && c <= 90) {
+      letters += 1;
+      continue;
+    }
+    if (letters !== 0 && letters !== 2) return false;
+    letters = 0;
+    if (!(isDigit(c) || c === 44 || c === 43 || c === 45 || c === 32)) return false;
+  }
+  return letters === 2;
+}
 
 /** The date columns a time may stray into, and where that time belongs. */
 const TIME_IN_DATE: readonly [string, 'opens_at' | 'closes_at'][] = [
@@ -47,10 +76,18 @@ const TIME_IN_DATE: readonly [string, 'opens_at' | 'closes_at'][] = [
 
 /** Whether the schedule may need any of this: the happy path's only cost. */
 function mayNeedRepair(fields: Fields): boolean {
-  for (const [field] of TIME_IN_DATE) if (mayBeTime(fields[field])) return true;
+  // Field by field rather than a loop over TIME_IN_DATE: every schedule of every feed pays this.
+  if (
+    mayBeTime(fields.valid_from) ||
+    mayBeTime(fields.dtstart) ||
+    mayBeTime(fields.valid_to) ||
+    mayBeTime(fields.until)
+  )
+    return true;
   const { freq, byday } = fields;
-  if (typeof freq === 'string' && freq !== '' && !FREQS.has(freq)) return true;
-  if (typeof byday === 'string' && byday !== '' && !ICAL_BYDAY.test(byday)) return true;
+  if (typeof freq === 'string' && freq !== 'WEEKLY' && freq !== 'MONTHLY' && freq !== '' && !FREQS.has(freq))
+    return true;
+  if (typeof byday === 'string' && byday !== '' && !isIcalByDay(byday)) return true;
   if (blank(byday) && typeof fields.weekday === 'string') return true;
   return blank(byday) && blank(fields.opens_at) && typeof fields.description === 'string';
 }
