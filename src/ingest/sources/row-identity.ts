@@ -111,33 +111,83 @@ export class RowIdentities {
 /** A link column: a reference to another record (`service_id`, `link_id`), not the row's own id. */
 const isLinkColumn = (key: string) => key !== 'id' && key.endsWith('_id');
 
+/** The ids a link cell lists (`id1,id2`, `id1; id2`), when it lists more than one id or a stray separator. */
+function listedIds(key: string, value: unknown): string[] | undefined {
+  if (typeof value !== 'string' || !isLinkColumn(key) || !/[,;]/.test(value)) return undefined;
+  const ids = value
+    .split(/[,;]/)
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+  return ids.length === 0 ? undefined : ids;
+}
+
+/** The link columns of a row that list ids, with their ids; undefined when none does (a cheap pass). */
+function listColumns(row: Row): [string, string[]][] | undefined {
+  let lists: [string, string[]][] | undefined;
+  for (const key in row) {
+    const ids = listedIds(key, row[key]);
+    if (ids) (lists ??= []).push([key, ids]);
+  }
+  return lists;
+}
+
 /**
- * The rows a row stands for when a link column lists several ids (`id1,id2`, `id1; id2`): one per
- * id, each with the repair of that column. Undefined (the row stands as it is) otherwise; the
- * first list column found is split.
+ * The rows a row stands for when link columns list several ids (`service_id` = `id1,id2`): one
+ * per id of each such column, linked to that id alone (a phone listed for two services and two
+ * locations is four phone records, each with one link, and the links the row gives singly).
+ * Undefined (the row stands as it is) when no link column lists ids.
  */
 export function splitIdLists(row: Row): { row: Row; repair: Repair }[] | undefined {
-  for (const key in row) {
-    const value = row[key];
-    if (typeof value !== 'string' || !isLinkColumn(key) || !/[,;]/.test(value)) continue;
-    const ids = value
-      .split(/[,;]/)
-      .map((part) => part.trim())
-      .filter((part) => part !== '');
-    if (ids.length === 0) continue;
-    return ids.map((id, i) => ({
-      row: { ...row, [key]: id },
-      repair: {
-        field: key,
-        found: value,
-        action:
-          ids.length === 1
-            ? `one id with a stray separator: read as ${id}`
-            : `a list of ${ids.length} ids: one record for each (this one for ${id}, ${i + 1} of ${ids.length})`,
-        effect: 'changed',
-        severity: 'info',
-      },
-    }));
+  const lists = listColumns(row);
+  if (!lists) return undefined;
+  const out: { row: Row; repair: Repair }[] = [];
+  for (const [key, ids] of lists) {
+    const others = lists.filter(([other]) => other !== key).map(([other]) => other);
+    ids.forEach((id, i) => {
+      const copy: Row = { ...row, [key]: id };
+      for (const other of others) delete copy[other];
+      const also =
+        others.length > 0 ? `; the ids listed in ${others.join(', ')} have records of their own` : '';
+      out.push({
+        row: copy,
+        repair: {
+          field: key,
+          found: row[key],
+          action:
+            ids.length === 1
+              ? `one id with a stray separator: read as ${id}${also}`
+              : `a list of ${ids.length} ids: one record for each (this one for ${id}, ${i + 1} of ${ids.length})${also}`,
+          effect: 'changed',
+          severity: 'info',
+        },
+      });
+    });
   }
-  return undefined;
+  return out;
+}
+
+/**
+ * A row of a table whose records others refer to (a service, a term), whose link columns list
+ * ids where HSDS has room for one (`organization_id` = `id1,id2`, a term's `parent_id`): the first
+ * id is read, the others named in the repair (a warning: those links are lost). Undefined when no
+ * link column lists ids.
+ */
+export function firstOfIdLists(row: Row): { row: Row; repairs: Repair[] } | undefined {
+  const lists = listColumns(row);
+  if (!lists) return undefined;
+  const copy: Row = { ...row };
+  const repairs = lists.map(([key, ids]): Repair => {
+    copy[key] = ids[0];
+    return {
+      field: key,
+      found: row[key],
+      action:
+        ids.length === 1
+          ? `one id with a stray separator: read as ${ids[0]}`
+          : `a list of ${ids.length} ids where HSDS has room for one: read as the first, ${ids[0]} (not linked: ${ids.slice(1).join(', ')})`,
+      effect: 'changed',
+      severity: ids.length === 1 ? 'info' : 'warning',
+    };
+  });
+  return { row: copy, repairs };
 }

@@ -38,6 +38,7 @@ import {
 } from '../migrate/hsds-legacy-tabular.ts';
 import {
   copyId,
+  firstOfIdLists,
   identityRepair,
   mintedId,
   RowIdentities,
@@ -170,7 +171,10 @@ export async function* readTabularSource(path: string): AsyncGenerator<SourceIte
       }
       const parts = split ? splitIdLists(item.record) : undefined;
       if (parts === undefined) {
-        yield identifiedRow(type, item.record, item.origin, identities, split, undefined);
+        const first = split ? undefined : firstOfIdLists(item.record);
+        yield first
+          ? identifiedRow(type, first.row as TabularRow, item.origin, identities, split, first.repairs)
+          : identifiedRow(type, item.record, item.origin, identities, split, undefined);
         continue;
       }
       for (const { row, repair } of parts)
@@ -351,7 +355,16 @@ async function* migrateRows(
     }
     const parts = split ? splitIdLists(item.record) : undefined;
     if (parts === undefined) {
-      yield* migratedRows(table, item.record, item.origin, context, identities.identify(item.record, split));
+      const first = split ? undefined : firstOfIdLists(item.record);
+      const record = first ? (first.row as TabularRow) : item.record;
+      yield* migratedRows(
+        table,
+        record,
+        item.origin,
+        context,
+        identities.identify(record, split),
+        first?.repairs,
+      );
       continue;
     }
     for (const { row, repair } of parts) {

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { flattenItems } from '../../../../src/ingest/import/validate.ts';
 import { migrateId } from '../../../../src/ingest/migrate/legacy-ids.ts';
-import { RowIdentities, rowContent, splitIdLists } from '../../../../src/ingest/sources/row-identity.ts';
+import {
+  firstOfIdLists,
+  RowIdentities,
+  rowContent,
+  splitIdLists,
+} from '../../../../src/ingest/sources/row-identity.ts';
 import type { SourceItem } from '../../../../src/ingest/sources/source.ts';
 import { readTabularSource } from '../../../../src/ingest/sources/tabular.source.ts';
 import { validateItems } from '../../../../src/ingest/validate/validate-items.ts';
@@ -52,6 +57,30 @@ describe('RowIdentities', () => {
     });
     expect(splitIdLists({ id: '2', service_id: 'a1', description: 'Mon, Tue' })).toBeUndefined();
   });
+
+  it('splits each listing column into records of one link each', () => {
+    const parts = splitIdLists({ id: '2', service_id: 'a1,b2', location_id: 'x9,y8', contact_id: 'c1' });
+    expect(parts?.map((p) => p.row)).toEqual([
+      { id: '2', service_id: 'a1', contact_id: 'c1' },
+      { id: '2', service_id: 'b2', contact_id: 'c1' },
+      { id: '2', location_id: 'x9', contact_id: 'c1' },
+      { id: '2', location_id: 'y8', contact_id: 'c1' },
+    ]);
+  });
+
+  it('reads the first of a list where a record has room for one id, and warns of the others', () => {
+    expect(firstOfIdLists({ id: '14', organization_id: 'o1, o2', name: 'Meals' })).toEqual({
+      row: { id: '14', organization_id: 'o1', name: 'Meals' },
+      repairs: [
+        expect.objectContaining({
+          field: 'organization_id',
+          severity: 'warning',
+          action: 'a list of 2 ids where HSDS has room for one: read as the first, o1 (not linked: o2)',
+        }),
+      ],
+    });
+    expect(firstOfIdLists({ id: '14', organization_id: 'o1' })).toBeUndefined();
+  });
 });
 
 async function readPackage(path: string) {
@@ -97,11 +126,26 @@ describe('HSDS 2.0-style CSVs as DC publishes them (hsds-2.0-shared-schedules)',
     const { records, report } = await readPackage(`${fixtures}/hsds-2.0-shared-schedules`);
     // 7 rows: id 44 for two services, one row listing two services.
     expect(report.by_type.schedule).toEqual({ kept: 8, repaired: 8, rejected: 0 });
-    expect(report.by_type.phone).toEqual({ kept: 4, repaired: 3, rejected: 0 });
-    const servicesOf = (type: string) =>
-      new Set(records.filter((r) => r.type === type).map((r) => r.record.service_id)).size;
-    expect(servicesOf('phone')).toBe(4);
-    expect(servicesOf('schedule')).toBe(4);
+    // Phone 2 lists 3 services and 2 locations: 5 records, one link each.
+    expect(report.by_type.phone).toEqual({ kept: 6, repaired: 5, rejected: 0 });
+    const linked = (type: string, field: string) =>
+      new Set(
+        records.filter((r) => r.type === type && r.record[field] !== undefined).map((r) => r.record[field]),
+      ).size;
+    expect(linked('phone', 'service_id')).toBe(4);
+    expect(linked('phone', 'location_id')).toBe(2);
+    expect(linked('schedule', 'service_id')).toBe(4);
+  });
+
+  it('reads the first organization of a service that lists two, with a warning', async () => {
+    const { records } = await readPackage(`${fixtures}/hsds-2.0-shared-schedules`);
+    const service = records.find(
+      (r) => r.type === 'service' && r.id === migrateId('service', '700000000000014'),
+    );
+    expect(service?.record.organization_id).toBe(migrateId('organization', '700000000000001'));
+    expect(service?.notes).toContainEqual(
+      expect.objectContaining({ kind: 'repaired', severity: 'warning', path: 'organization_id' }),
+    );
   });
 
   it('gives every schedule an opening day and time', async () => {
