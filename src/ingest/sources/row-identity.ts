@@ -83,6 +83,12 @@ const idOf = (row: Row): string | undefined => {
 /** The ids met in the table being read, with a hash of their first row. One per source. */
 export class RowIdentities {
   private seen: RecentHashes | undefined;
+  /** Whether rows are repaired (not a `--strict` import, which reads them as published). */
+  readonly repairs: boolean;
+
+  constructor(options: { strict?: boolean } = {}) {
+    this.repairs = !options.strict;
+  }
 
   /** A new table: ids are told apart within one table. */
   startTable(): void {
@@ -94,6 +100,7 @@ export class RowIdentities {
    * id, or the same row again). `split`: the table's rows may be told apart by content.
    */
   identify(row: Row, split: boolean): RowIdentity | undefined {
+    if (!this.repairs) return undefined;
     const id = idOf(row);
     if (id === undefined) return { kind: 'minted', name: rowContent(row) };
     if (!split) return undefined;

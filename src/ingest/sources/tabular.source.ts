@@ -99,8 +99,14 @@ function locateResource(dir: string, file: string): { path?: string; tried: stri
 
 type PackageFile = { path: string; table?: RecordType; legacy?: LegacyTable; resource: string };
 
-/** Every row of every table of the package, parents' tables first (the official order). */
-export async function* readTabularSource(path: string): AsyncGenerator<SourceItem> {
+/**
+ * Every row of every table of the package, parents' tables first (the official order). Unless
+ * `strict`, a row whose id column does not name its record alone is told apart (row-identity.ts).
+ */
+export async function* readTabularSource(
+  path: string,
+  options: { strict?: boolean } = {},
+): AsyncGenerator<SourceItem> {
   const found = await findDataPackage(path);
   if (!found)
     throw new Error(`${path} is not a tabular data package (no datapackage.json, no HSDS CSV files)`);
@@ -150,7 +156,7 @@ export async function* readTabularSource(path: string): AsyncGenerator<SourceIte
       version,
     )
   ) {
-    yield* readLegacyPackage(found.descriptor ?? found.dir, listed, version);
+    yield* readLegacyPackage(found.descriptor ?? found.dir, listed, version, new RowIdentities(options));
     return;
   }
   const files = new Map<RecordType, string>();
@@ -158,12 +164,12 @@ export async function* readTabularSource(path: string): AsyncGenerator<SourceIte
     if (file.table) files.set(file.table, file.path);
     else yield issue(file.path, `resource ${file.resource} is not an HSDS table; skipped`);
   }
-  const identities = new RowIdentities();
+  const identities = new RowIdentities(options);
   for (const type of recordTypes) {
     const file = files.get(type);
     if (!file) continue;
     identities.startTable();
-    const split = splitTables.has(type);
+    const split = identities.repairs && splitTables.has(type);
     for await (const item of readCsv(file)) {
       if (item.kind === 'issue') {
         yield item;
@@ -171,7 +177,7 @@ export async function* readTabularSource(path: string): AsyncGenerator<SourceIte
       }
       const parts = split ? splitIdLists(item.record) : undefined;
       if (parts === undefined) {
-        const first = split ? undefined : firstOfIdLists(item.record);
+        const first = split || !identities.repairs ? undefined : firstOfIdLists(item.record);
         yield first
           ? identifiedRow(type, first.row as TabularRow, item.origin, identities, split, first.repairs)
           : identifiedRow(type, item.record, item.origin, identities, split, undefined);
@@ -246,10 +252,10 @@ async function* readLegacyPackage(
   where: string,
   listed: PackageFile[],
   version: unknown,
+  identities: RowIdentities,
 ): AsyncGenerator<SourceItem> {
   const date = (await stat(where)).mtime.toISOString().slice(0, 10);
   const context = createLegacyContext(date);
-  const identities = new RowIdentities();
   const byTable = new Map<LegacyTable, string[]>();
   for (const file of listed) {
     if (!file.legacy) {
@@ -347,7 +353,7 @@ async function* migrateRows(
   identities: RowIdentities,
 ): AsyncGenerator<SourceItem> {
   identities.startTable();
-  const split = splitLegacyTables.has(table);
+  const split = identities.repairs && splitLegacyTables.has(table);
   for await (const item of readCsv(file)) {
     if (item.kind === 'issue') {
       yield item;
@@ -355,7 +361,7 @@ async function* migrateRows(
     }
     const parts = split ? splitIdLists(item.record) : undefined;
     if (parts === undefined) {
-      const first = split ? undefined : firstOfIdLists(item.record);
+      const first = split || !identities.repairs ? undefined : firstOfIdLists(item.record);
       const record = first ? (first.row as TabularRow) : item.record;
       yield* migratedRows(
         table,

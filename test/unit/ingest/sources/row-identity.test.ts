@@ -178,3 +178,27 @@ describe('Miami: services whose organization the feed names as a site, or withou
       expect(organizations.has(String(r.record.organization_id)), r.id).toBe(true);
   });
 });
+
+describe('a --strict import', () => {
+  it('reads rows as published: no id minted, no row split', async () => {
+    const path = `${fixtures}/hsds-2.0-shared-schedules`;
+    const report = await validateItems(readTabularSource(path, { strict: true }), {
+      source: path,
+      kind: 'tabular',
+      strict: true,
+    });
+    // No row split, no id made: 2 phones (kept or rejected as published), no such repair noted.
+    const phones = report.by_type.phone;
+    expect((phones?.kept ?? 0) + (phones?.rejected ?? 0)).toBe(2);
+    expect(report.issues.filter((i) => /record of its own|a list of|no id: given/.test(i.reason))).toEqual(
+      [],
+    );
+    const miami = `${fixtures}/legacy-rows-miami`;
+    const strict = await validateItems(readTabularSource(miami, { strict: true }), {
+      source: miami,
+      kind: 'tabular',
+      strict: true,
+    });
+    expect(strict.by_type.schedule).toEqual({ kept: 0, repaired: 0, rejected: 7 });
+  });
+});
