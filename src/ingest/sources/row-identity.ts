@@ -133,7 +133,9 @@ function listColumns(row: Row): [string, string[]][] | undefined {
   let lists: [string, string[]][] | undefined;
   for (const key in row) {
     const ids = listedIds(key, row[key]);
-    if (ids) (lists ??= []).push([key, ids]);
+    if (!ids) continue;
+    lists ??= [];
+    lists.push([key, ids]);
   }
   return lists;
 }
