@@ -175,7 +175,7 @@ function readDescription(fields: Fields, note: Note): void {
   note(
     'description',
     description,
-    `read as freq ${read.freq}, byday ${read.byday}, opens_at ${read.opens_at}, closes_at ${read.closes_at} (the description is kept)`,
+    `read as freq ${read.freq}, byday ${read.byday}, opens_at ${read.opens_at}${read.closes_at ? `, closes_at ${read.closes_at}` : ' (open all day)'} (the description is kept)`,
     'changed',
   );
 }

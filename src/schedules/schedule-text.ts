@@ -166,20 +166,35 @@ export function readClockTime(text: string): string | undefined {
 export const isAllDay = (text: string): boolean =>
   /^(?:open\s+)?(?:24\s*(?:hours|hrs|h)(?:\s*a\s*day)?|24\s*\/\s*7|all\s+day)$/i.test(text.trim());
 
-/** What a schedule description says in its structured form, when it says nothing else. */
-export type ReadOpening = ReadDays & { opens_at: string; closes_at: string };
+/**
+ * What a schedule description says in its structured form, when it says nothing else. Open all
+ * day is `opens_at` 00:00 without `closes_at` (the end of the day, as opening rules read it).
+ */
+export type ReadOpening = ReadDays & { opens_at: string; closes_at?: string };
+
+const ALL_DAY = /\b(?:open\s+)?24\s*(?:hours|hrs)(?:\s+a\s+day)?\b|\b24\s*\/\s*7\b/i;
 
 /**
- * A schedule description that is one run of days and one span of hours, in either order:
- * `Monday - Friday, 9:00 a.m. - 5:00 p.m.`, `9am-5pm Mon-Fri`, `Mon-Fri: 09:00-17:00`. Undefined
- * for anything more (two spans, a remark), which stays for people to read.
+ * A schedule description that is one run of days and one span of hours (or all day), in either
+ * order: `Monday - Friday, 9:00 a.m. - 5:00 p.m.`, `9am-5pm Mon-Fri`, `Mon-Fri: 09:00-17:00`,
+ * `24 hours a day, seven days a week`. Undefined for anything more (two spans, a remark), which
+ * stays for people to read.
  */
 export function readOpeningText(text: string): ReadOpening | undefined {
   const clean = text.trim().replace(/[.;]$/, '');
   const time = String.raw`\d{1,2}(?:[:.]\d{2})?\s*(?:[ap]\.?\s*m\.?)?|noon|midnight`;
   const span = new RegExp(String.raw`(${time})\s*(?:-|–|—|to|until|till)\s*(${time})`, 'i');
   const found = span.exec(clean);
-  if (!found) return undefined;
+  if (!found) {
+    // `24 hours a day, seven days a week`: open all day on the days it names.
+    const allDay = ALL_DAY.exec(clean);
+    if (!allDay) return undefined;
+    const rest = `${clean.slice(0, allDay.index)} ${clean.slice(allDay.index + allDay[0].length)}`
+      .replace(/[,:;]/g, ' ')
+      .trim();
+    const days = rest === '' ? undefined : readDays(rest);
+    return days ? { ...days, opens_at: '00:00' } : undefined;
+  }
   const opens = readClockTime(found[1]!);
   const closes = readClockTime(found[2]!);
   if (!opens || !closes) return undefined;

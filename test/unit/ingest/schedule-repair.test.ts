@@ -72,6 +72,21 @@ describe('a schedule whose days and hours sit where opening rules do not read th
     });
   });
 
+  it('reads a description of open all day as open from midnight to the end of each day named', () => {
+    const description = '24 hours a day, seven days a week';
+    const { record, repairs } = repair({ description }, true);
+    expect(record).toEqual({
+      id: ID,
+      description,
+      freq: 'WEEKLY',
+      byday: 'MO,TU,WE,TH,FR,SA,SU',
+      opens_at: '00:00',
+    });
+    expect(repairs).toEqual([
+      'description: read as freq WEEKLY, byday MO,TU,WE,TH,FR,SA,SU, opens_at 00:00 (open all day) (the description is kept)',
+    ]);
+  });
+
   it('leaves what it cannot read, and what is already right, as published', () => {
     expect(repair({ valid_from: 'By appointment' }).record).toEqual({ id: ID, valid_from: 'By appointment' });
     expect(repair({ description: 'Call for hours' }, true).record).toEqual({

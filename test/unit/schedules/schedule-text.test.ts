@@ -84,6 +84,14 @@ describe('readOpeningText: a description of one run of days and one span of hour
     });
   });
 
+  it('reads open all day on the days named (Brevard)', () => {
+    const always = { byday: 'MO,TU,WE,TH,FR,SA,SU', freq: 'WEEKLY', opens_at: '00:00' };
+    expect(readOpeningText('24 hours a day, seven days a week')).toEqual(always);
+    expect(readOpeningText('Seven days a week 24 hours')).toEqual(always);
+    expect(readOpeningText('Seven days a week 24 hours Helpline')).toBeUndefined();
+    expect(readOpeningText('24 hours')).toBeUndefined();
+  });
+
   it.each(['Call for hours', '9-5', '9am-5pm', 'Mon-Fri 9am-12pm and 1pm-5pm', 'Mon 9am-5pm, Sat 10am-2pm'])(
     'leaves %j for people to read',
     (text) => {
