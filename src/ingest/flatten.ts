@@ -548,19 +548,22 @@ export function flattenNested(
 
 /**
  * Validates one row of a tabular data package (already coerced: numbers are numbers, empty cells
- * absent) against its table's tabular schema, which also requires the parent ids.
+ * absent) against its table's tabular schema, which also requires the parent ids. `given`: what
+ * the source did to tell the row's record (an id minted, a list of ids split), reported with it.
  */
 export function flattenRow(
   type: RecordType,
   row: Fields,
   source: string,
   options: FlattenOptions = {},
+  given?: readonly Repair[],
 ): Flattened {
   const strict = options.strict ?? false;
-  let leniency: Repair[] | undefined;
+  let leniency: Repair[] | undefined = given ? [...given] : undefined;
   let mapped: MappedId | undefined;
   if (!strict) {
-    leniency = applyLeniency(type, row, false, noFields);
+    const repaired = applyLeniency(type, row, false, noFields);
+    if (repaired) leniency = leniency ? [...leniency, ...repaired] : repaired;
     if (options.mapIds ?? true) {
       const ids = mapNonUuidIds(type, row, idFieldsOf(type), leniency);
       leniency = ids.repairs;

@@ -130,7 +130,9 @@ export function openSource(
       ...(options.signal ? { signal: options.signal } : {}),
     });
   }
-  return kind === 'tabular' ? readTabularSource(location) : readJsonSource(location);
+  return kind === 'tabular'
+    ? readTabularSource(location, { strict: options.strict ?? false })
+    : readJsonSource(location);
 }
 
 /** Items read, flattened and checked for repeats together (their "maybe"s settled at once). */

@@ -48,6 +48,7 @@ import {
   tabularTypedFields,
 } from '../hsds/index.ts';
 import { ALTERNATE_NAMES_FIELD, cleanAlternateNames } from '../index-mapping/taxonomy-vocabulary.ts';
+import { repairScheduleTimes } from './schedule-repair.ts';
 
 export type RepairSeverity = 'info' | 'warning';
 
@@ -473,6 +474,9 @@ export function applyLeniency(
     repairs ??= [];
     repairs.push({ field, found, action, effect, severity });
   };
+  // Days and hours where feeds put them (a time in a date column, day names in `freq`), moved to
+  // the fields opening rules read before those fields are repaired one by one.
+  if (type === 'schedule') repairScheduleTimes(fields, note);
   for (const key in fields) {
     const value = fields[key];
     const kind = plan.fields.get(key);

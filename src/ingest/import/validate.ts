@@ -17,7 +17,7 @@ export const flattenItems = (
     if (item.kind === 'issue' || item.kind === 'deleted') return undefined;
     return item.kind === 'nested'
       ? flattenNested(item.type, item.value, item.origin, options)
-      : flattenRow(item.type, item.row, item.origin, options);
+      : flattenRow(item.type, item.row, item.origin, options, item.repairs);
   });
 
 /** Reports an item's issues and counts its rejected records. */

@@ -16,12 +16,15 @@
  *   `address_3`/`address_4` joined into `address_2`; phone `language` (a comma list) → the phone's
  *   `languages`; taxonomy `vocabulary` → term `taxonomy`, 2.0 `term` → `name`;
  * - values 3.1 requires that old versions did not: a location's `location_type` (`physical`), a
- *   service's `status` when empty (`active`: it is listed by its publisher), a term's
- *   `description` (its name);
+ *   service's `status` when empty (`active`: it is listed by its publisher), a term's and an
+ *   organization's `description` (its name);
  * - ids: every non-UUID id and reference becomes a UUID v5 (legacy-ids.ts), the original kept in
  *   a `metadata` row.
  */
 import type { RecordType } from '../../hsds/index.ts';
+import { readDays } from '../../schedules/schedule-text.ts';
+import type { Repair } from '../leniency.ts';
+import { copyId, identityRepair, mintedId, type RowIdentity } from '../sources/row-identity.ts';
 import { MigrationNotes, migrateId, originalIdMetadata, publishedId } from './legacy-ids.ts';
 
 /** The tables of HSDS 1.x/2.0 packages, by the resource name their `datapackage.json` gives. */
@@ -134,7 +137,8 @@ export function isLegacyPackage(files: readonly string[], descriptorVersion?: un
 }
 
 type Row = Record<string, string>;
-export type MigratedRow = { type: RecordType; row: Row };
+/** A 3.1 row, and what was done to its identity (an id minted, a row made a record of its own). */
+export type MigratedRow = { type: RecordType; row: Row; repairs?: Repair[] };
 
 /** What the rows of one package share: the day of the ids' metadata, the folded tables, notes. */
 export type LegacyContext = {
@@ -144,6 +148,12 @@ export type LegacyContext = {
   /** eligibility.csv and payment_accepted.csv by (original) service id, read before services. */
   eligibility: Map<string, string[]>;
   payments: Map<string, string[]>;
+  /**
+   * Services that other services name as their `organization_id` (an AIRS site: Miami 211 gives
+   * 447 services the id of their site, a service of the agency, not the agency), by (original) id,
+   * to the organization that service names. Found by the source before services are migrated.
+   */
+  siteOrganizations: Map<string, string>;
 };
 
 export const createLegacyContext = (date: string): LegacyContext => ({
@@ -151,6 +161,7 @@ export const createLegacyContext = (date: string): LegacyContext => ({
   notes: new MigrationNotes(),
   eligibility: new Map(),
   payments: new Map(),
+  siteOrganizations: new Map(),
 });
 
 /** Which record type each reference column names. */
@@ -197,7 +208,8 @@ const isoDays = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'];
 export function toByDay(weekday: string): string | undefined {
   const value = weekday.trim().toLowerCase();
   if (/^[0-7]$/.test(value)) return isoDays[Number(value)];
-  return value.length >= 2 ? weekdays[value.slice(0, 2)] : undefined;
+  // One word only: `Monday - Friday` is a run of days (readDays), not Monday.
+  return /^[a-z]{2,}\.?$/.test(value) ? weekdays[value.slice(0, 2)] : undefined;
 }
 
 const looksLikeLanguageCode = (value: string) => /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/.test(value);
@@ -213,6 +225,8 @@ type Migrating = {
   row: Row;
   /** The row's id as published, if it has one. */
   original: string | undefined;
+  /** Set when the id column alone does not name the row's record (sources/row-identity.ts). */
+  identity: RowIdentity | undefined;
   context: LegacyContext;
   notes: MigrationNotes;
   out: MigratedRow[];
@@ -222,7 +236,12 @@ type Migrating = {
   renamed: (from: string, to: string) => void;
 };
 
-function startMigrating(table: LegacyTable, source: Row, context: LegacyContext): Migrating {
+function startMigrating(
+  table: LegacyTable,
+  source: Row,
+  context: LegacyContext,
+  identity: RowIdentity | undefined,
+): Migrating {
   const { notes } = context;
   const original = publishedId(source.id);
   const out: MigratedRow[] = [];
@@ -233,23 +252,36 @@ function startMigrating(table: LegacyTable, source: Row, context: LegacyContext)
     source,
     row,
     original,
+    identity,
     context,
     notes,
     out,
     emit: (type, kind, emitted) => {
-      if (original !== undefined) {
-        emitted.id = migrateId(kind, original);
+      let repairs: Repair[] | undefined;
+      if (identity?.kind === 'minted') {
+        emitted.id = mintedId(kind, identity.name);
+        repairs = [identityRepair(identity, emitted.id)];
+        notes.add(`${table}: rows without an id given one minted from their content`);
+      } else if (original !== undefined) {
+        const copy = identity?.kind === 'copy' ? identity.name : undefined;
+        emitted.id = copy === undefined ? migrateId(kind, original) : copyId(kind, original, copy);
+        if (identity) {
+          repairs = [identityRepair(identity, emitted.id)];
+          notes.add(
+            `${table}: rows sharing an id with an earlier row of other content made records of their own`,
+          );
+        }
         if (emitted.id !== original) {
           out.push({
             type: 'metadata',
-            row: originalIdMetadata(type, kind, emitted.id, original, context.date),
+            row: originalIdMetadata(type, kind, emitted.id, original, context.date, copy),
           });
           notes.add(
             `${table}: non-UUID ids replaced by UUID v5; each original id is kept in a metadata record`,
           );
         }
       }
-      out.unshift({ type, row: emitted });
+      out.unshift(repairs ? { type, row: emitted, repairs } : { type, row: emitted });
     },
     renamed: (from, to) => {
       if (row[from] === undefined) return;
@@ -270,14 +302,26 @@ const unchanged =
   (m) =>
     m.emit(type, type, m.row);
 
+/**
+ * An organization. One without a description (Miami 211 has one, with 23 services) would be
+ * rejected, as 3.1 requires one, and its services shown under a placeholder: its name is used, as
+ * for a term.
+ */
 const migrateOrganization: Migration = (m) => {
   m.renamed('url', 'website');
+  if (m.row.description === undefined && m.row.name !== undefined) {
+    m.row.description = m.row.name;
+    m.notes.add(`${m.table}: no description; the organization's name is used (HSDS 3.1 requires one)`);
+  }
   m.emit('organization', 'organization', m.row);
 };
 
 /** A service, with its eligibility and payments folded in (read before the services). */
-const migrateService: Migration = ({ row, original, context, notes, emit, renamed }) => {
+const migrateService: Migration = ({ source, row, original, context, notes, out, emit, renamed }) => {
   renamed('fees', 'fees_description');
+  const site = cell(source, 'organization_id');
+  const agency = site === undefined ? undefined : context.siteOrganizations.get(site);
+  if (agency !== undefined) row.organization_id = migrateId('organization', agency);
   if (row.status === undefined) {
     row.status = 'active';
     notes.add('service: empty status set to active (HSDS 3.1 requires one)');
@@ -295,6 +339,18 @@ const migrateService: Migration = ({ row, original, context, notes, emit, rename
     notes.add('payment_accepted → service.fees_description');
   }
   emit('service', 'service', row);
+  if (agency !== undefined) {
+    const reading = `names service ${site} (a site of its organization), not an organization: read as ${agency}, the organization of that service`;
+    notes.add('service.organization_id names another service, not an organization: its organization is used');
+    const repair: Repair = {
+      field: 'organization_id',
+      found: site,
+      action: reading,
+      effect: 'changed',
+      severity: 'info',
+    };
+    out[0]!.repairs = [...(out[0]!.repairs ?? []), repair];
+  }
 };
 
 const migrateLocation: Migration = ({ row, notes, emit }) => {
@@ -306,7 +362,7 @@ const migrateLocation: Migration = ({ row, notes, emit }) => {
 };
 
 /** A phone, and a language row for each of its `language` list. */
-const migratePhone: Migration = ({ row, original, notes, out, emit }) => {
+const migratePhone: Migration = ({ row, original, identity, notes, out, emit }) => {
   const languages = row.language;
   delete row.language;
   if (row.department !== undefined) {
@@ -321,7 +377,9 @@ const migratePhone: Migration = ({ row, original, notes, out, emit }) => {
       .map((language) => language.trim())
       .filter(Boolean)
       .forEach((language, i) => {
-        const id = migrateId('language', `phone:${original}:${i}`);
+        // A phone made a record of its own (row-identity.ts) has languages of its own.
+        const phone = identity ? `${original}:row:${identity.name}` : original;
+        const id = migrateId('language', `phone:${phone}:${i}`);
         out.push({ type: 'language', row: languageRow(id, language, { phone_id: phoneId }) });
       });
     notes.add('phone.language → the languages of the phone');
@@ -344,11 +402,13 @@ const migrateAddress: Migration = ({ table, row, notes, emit }) => {
 const migrateRegularSchedule: Migration = ({ row, notes, emit }) => {
   const weekday = row.weekday;
   delete row.weekday;
+  // A number or one day name (`1`, `Mon`), else words naming days (`Monday - Friday`).
   const byday = weekday ? toByDay(weekday) : undefined;
-  if (byday && row.byday === undefined) {
-    row.byday = byday;
-    row.freq ??= 'WEEKLY';
-    notes.add('regular_schedule.weekday → schedule freq WEEKLY, byday');
+  const days = byday ? { byday, freq: 'WEEKLY' } : weekday ? readDays(weekday) : undefined;
+  if (days && row.byday === undefined) {
+    row.byday = days.byday;
+    row.freq ??= days.freq;
+    notes.add(`regular_schedule.weekday → schedule freq ${days.freq}, byday`);
   } else if (weekday) {
     row.description = [row.description, weekday].filter(Boolean).join('; ');
     notes.add('regular_schedule.weekday not a day name or number: kept in the description');
@@ -458,11 +518,16 @@ const migrations: Record<LegacyTable, Migration> = {
 };
 
 /**
- * The 3.1 rows of one old row. An old row without an id is passed on without one, so validation
- * reports it as the missing required field it is.
+ * The 3.1 rows of one old row. `identity` (sources/row-identity.ts) says when its id column does
+ * not name its record alone: no id (one is minted), or an id an earlier row with other content has.
  */
-export function migrateLegacyRow(table: LegacyTable, source: Row, context: LegacyContext): MigratedRow[] {
-  const m = startMigrating(table, source, context);
+export function migrateLegacyRow(
+  table: LegacyTable,
+  source: Row,
+  context: LegacyContext,
+  identity?: RowIdentity,
+): MigratedRow[] {
+  const m = startMigrating(table, source, context, identity);
   migrations[table](m);
   if (m.out.length > 0) m.notes.add(`${table} → HSDS 3.1 ${m.out[0]?.type}`);
   return m.out;

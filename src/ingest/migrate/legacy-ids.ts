@@ -63,9 +63,13 @@ export function originalIdMetadata(
   id: string,
   original: string,
   date: string,
+  /** Set for a row that shares its original id with an earlier one (sources/row-identity.ts). */
+  variant?: string,
 ): Record<string, string> {
   return {
-    id: uuidV5(`metadata:${kind}:${original}`),
+    id: uuidV5(
+      variant === undefined ? `metadata:${kind}:${original}` : `metadata:${kind}:${original}:row:${variant}`,
+    ),
     resource_id: id,
     resource_type: type,
     last_action_date: date,

@@ -25,6 +25,7 @@ import {
   type TabularRow,
 } from '../../hsds/index.ts';
 import type { Issue } from '../flatten.ts';
+import type { Repair } from '../leniency.ts';
 import {
   collectFolded,
   createLegacyContext,
@@ -35,6 +36,15 @@ import {
   legacyTables,
   migrateLegacyRow,
 } from '../migrate/hsds-legacy-tabular.ts';
+import {
+  copyId,
+  firstOfIdLists,
+  identityRepair,
+  mintedId,
+  RowIdentities,
+  type RowIdentity,
+  splitIdLists,
+} from './row-identity.ts';
 import type { SourceItem } from './source.ts';
 import { detectCsvEncoding, openCsvText } from './text-encoding.ts';
 
@@ -89,8 +99,14 @@ function locateResource(dir: string, file: string): { path?: string; tried: stri
 
 type PackageFile = { path: string; table?: RecordType; legacy?: LegacyTable; resource: string };
 
-/** Every row of every table of the package, parents' tables first (the official order). */
-export async function* readTabularSource(path: string): AsyncGenerator<SourceItem> {
+/**
+ * Every row of every table of the package, parents' tables first (the official order). Unless
+ * `strict`, a row whose id column does not name its record alone is told apart (row-identity.ts).
+ */
+export async function* readTabularSource(
+  path: string,
+  options: { strict?: boolean } = {},
+): AsyncGenerator<SourceItem> {
   const found = await findDataPackage(path);
   if (!found)
     throw new Error(`${path} is not a tabular data package (no datapackage.json, no HSDS CSV files)`);
@@ -140,7 +156,7 @@ export async function* readTabularSource(path: string): AsyncGenerator<SourceIte
       version,
     )
   ) {
-    yield* readLegacyPackage(found.descriptor ?? found.dir, listed, version);
+    yield* readLegacyPackage(found.descriptor ?? found.dir, listed, version, new RowIdentities(options));
     return;
   }
   const files = new Map<RecordType, string>();
@@ -148,22 +164,95 @@ export async function* readTabularSource(path: string): AsyncGenerator<SourceIte
     if (file.table) files.set(file.table, file.path);
     else yield issue(file.path, `resource ${file.resource} is not an HSDS table; skipped`);
   }
+  const identities = new RowIdentities(options);
   for (const type of recordTypes) {
     const file = files.get(type);
     if (!file) continue;
+    identities.startTable();
+    const split = identities.repairs && splitTables.has(type);
     for await (const item of readCsv(file)) {
-      yield item.kind === 'issue'
-        ? item
-        : { kind: 'row', type, row: coerceTabularRow(type, item.record), origin: item.origin };
+      if (item.kind === 'issue') {
+        yield item;
+        continue;
+      }
+      const parts = split ? splitIdLists(item.record) : undefined;
+      if (parts === undefined) {
+        const first = split || !identities.repairs ? undefined : firstOfIdLists(item.record);
+        yield first
+          ? identifiedRow(type, first.row as TabularRow, item.origin, identities, split, first.repairs)
+          : identifiedRow(type, item.record, item.origin, identities, split, undefined);
+        continue;
+      }
+      for (const { row, repair } of parts)
+        yield identifiedRow(type, row as TabularRow, item.origin, identities, split, [repair]);
     }
   }
 }
+
+/** A 3.1 row as an item, its id minted or made its own when its id column does not name it. */
+function identifiedRow(
+  type: RecordType,
+  row: TabularRow,
+  origin: string,
+  identities: RowIdentities,
+  split: boolean,
+  listed: Repair[] | undefined,
+): SourceItem {
+  const identity = identities.identify(row, split);
+  const coerced = coerceTabularRow(type, row);
+  let repairs = listed;
+  if (identity) {
+    coerced.id = idOf(type, identity);
+    repairs = [...(repairs ?? []), identityRepair(identity, coerced.id)];
+  }
+  return repairs
+    ? { kind: 'row', type, row: coerced, origin, repairs }
+    : { kind: 'row', type, row: coerced, origin };
+}
+
+/**
+ * Tables whose rows are told apart by content when they share an id, and split when a link column
+ * lists several ids (row-identity.ts): nothing refers to their records by id but for a phone's
+ * languages.
+ */
+const splitTables: ReadonlySet<RecordType> = new Set([
+  'schedule',
+  'phone',
+  'language',
+  'address',
+  'accessibility',
+  'service_area',
+  'required_document',
+  'funding',
+  'attribute',
+  'cost_option',
+]);
+const splitLegacyTables: ReadonlySet<LegacyTable> = new Set([
+  'regular_schedule',
+  'holiday_schedule',
+  'schedule',
+  'phone',
+  'language',
+  'physical_address',
+  'postal_address',
+  'accessibility_for_disabilities',
+  'service_area',
+  'required_document',
+  'funding',
+  'service_taxonomy',
+  'service_attribute',
+  'other_attribute',
+]);
+
+const idOf = (type: RecordType, identity: RowIdentity) =>
+  identity.kind === 'minted' ? mintedId(type, identity.name) : copyId(type, identity.original, identity.name);
 
 /** An HSDS 1.x/2.0 package: its tables in the old order, each row migrated to 3.1 rows. */
 async function* readLegacyPackage(
   where: string,
   listed: PackageFile[],
   version: unknown,
+  identities: RowIdentities,
 ): AsyncGenerator<SourceItem> {
   const date = (await stat(where)).mtime.toISOString().slice(0, 10);
   const context = createLegacyContext(date);
@@ -175,6 +264,10 @@ async function* readLegacyPackage(
     }
     byTable.set(file.legacy, [...(byTable.get(file.legacy) ?? []), file.path]);
   }
+  context.siteOrganizations = await findSiteOrganizations(
+    byTable.get('organization') ?? [],
+    byTable.get('service') ?? [],
+  );
   const what = typeof version === 'string' ? `HSDS ${version}` : 'HSDS 1.x/2.0 (from its table names)';
   yield issue(where, `an ${what} data package: migrated to HSDS 3.1 on import`, 'info', 'migrated');
   for (const table of ['eligibility', 'payment_accepted'] as const) {
@@ -197,25 +290,113 @@ async function* readLegacyPackage(
         );
         continue;
       }
-      yield* migrateRows(table, file, context);
+      yield* migrateRows(table, file, context, identities);
     }
   }
   for (const [note, count] of context.notes.entries())
     yield issue(where, `${note} (${count} ${count === 1 ? 'row' : 'rows'})`, 'info', 'migrated');
 }
 
+/** The published id of a CSV cell, trimmed; undefined when blank. */
+const cellId = (value: string | undefined) => {
+  const id = value?.trim();
+  return id ? id : undefined;
+};
+
+/**
+ * Services that other services name as their organization (an AIRS site, as Miami 211 exports
+ * it), to the organization each of those names; read before the services are migrated. Memory: the
+ * organizations' ids, and only the ids no organization has.
+ */
+async function findSiteOrganizations(
+  organizationFiles: readonly string[],
+  serviceFiles: readonly string[],
+): Promise<Map<string, string>> {
+  const sites = new Map<string, string>();
+  if (organizationFiles.length === 0 || serviceFiles.length === 0) return sites;
+  const organizations = new Set<string>();
+  for (const file of organizationFiles) {
+    for await (const item of readCsv(file)) {
+      const id = item.kind === 'csv' ? cellId(item.record.id) : undefined;
+      if (id !== undefined) organizations.add(id);
+    }
+  }
+  const unknown = new Set<string>();
+  for (const file of serviceFiles) {
+    for await (const item of readCsv(file)) {
+      const organization = item.kind === 'csv' ? cellId(item.record.organization_id) : undefined;
+      if (organization !== undefined && !organizations.has(organization)) unknown.add(organization);
+    }
+  }
+  if (unknown.size === 0) return sites;
+  for (const file of serviceFiles) {
+    for await (const item of readCsv(file)) {
+      if (item.kind !== 'csv') continue;
+      const id = cellId(item.record.id);
+      const organization = cellId(item.record.organization_id);
+      if (
+        id !== undefined &&
+        organization !== undefined &&
+        unknown.has(id) &&
+        organizations.has(organization)
+      )
+        sites.set(id, organization);
+    }
+  }
+  return sites;
+}
+
 async function* migrateRows(
   table: LegacyTable,
   file: string,
   context: LegacyContext,
+  identities: RowIdentities,
 ): AsyncGenerator<SourceItem> {
+  identities.startTable();
+  const split = identities.repairs && splitLegacyTables.has(table);
   for await (const item of readCsv(file)) {
     if (item.kind === 'issue') {
       yield item;
       continue;
     }
-    for (const { type, row } of migrateLegacyRow(table, item.record, context))
-      yield { kind: 'row', type, row: coerceTabularRow(type, row), origin: item.origin };
+    const parts = split ? splitIdLists(item.record) : undefined;
+    if (parts === undefined) {
+      const first = split || !identities.repairs ? undefined : firstOfIdLists(item.record);
+      const record = first ? (first.row as TabularRow) : item.record;
+      yield* migratedRows(
+        table,
+        record,
+        item.origin,
+        context,
+        identities.identify(record, split),
+        first?.repairs,
+      );
+      continue;
+    }
+    for (const { row, repair } of parts) {
+      const identity = identities.identify(row, split);
+      yield* migratedRows(table, row as TabularRow, item.origin, context, identity, [repair]);
+    }
+  }
+}
+
+/** The 3.1 rows of an old row as items; the row's own record (the first) carries `listed`. */
+function* migratedRows(
+  table: LegacyTable,
+  record: TabularRow,
+  origin: string,
+  context: LegacyContext,
+  identity: RowIdentity | undefined,
+  listed?: Repair[],
+): Generator<SourceItem> {
+  const migrated = migrateLegacyRow(table, record, context, identity);
+  for (let i = 0; i < migrated.length; i++) {
+    const { type, row, repairs } = migrated[i]!;
+    const all = i === 0 && listed ? [...listed, ...(repairs ?? [])] : repairs;
+    const coerced = coerceTabularRow(type, row);
+    yield all
+      ? { kind: 'row', type, row: coerced, origin, repairs: all }
+      : { kind: 'row', type, row: coerced, origin };
   }
 }
 

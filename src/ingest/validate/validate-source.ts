@@ -39,7 +39,11 @@ export async function validateLocation(
   };
   if (!isUrl(location)) {
     const kind = await detectSourceKind(location);
-    return validateItems(openSource(location, kind), { source: location, kind, ...common });
+    return validateItems(openSource(location, kind, { strict: options.strict ?? false }), {
+      source: location,
+      kind,
+      ...common,
+    });
   }
   const policy = options.remote ?? 'off';
   await checkRemoteUrl(location, policy);

@@ -210,3 +210,15 @@ describe('migrating HSDS 1.1 rows', () => {
     expect(service?.row).not.toHaveProperty('id');
   });
 });
+
+describe('an HSDS 1.1 organization without a description (Miami 211)', () => {
+  it('is kept, its name as its description, so its services keep their organization', () => {
+    const { rows, notes } = migrate('organization', { id: '1532', name: 'I & R HOTLINES', description: '' });
+    expectValid(rows);
+    expect(rows[0]?.row).toMatchObject({ name: 'I & R HOTLINES', description: 'I & R HOTLINES' });
+    expect(notes).toContainEqual([
+      "organization: no description; the organization's name is used (HSDS 3.1 requires one)",
+      1,
+    ]);
+  });
+});

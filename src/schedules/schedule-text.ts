@@ -1,0 +1,207 @@
+/**
+ * Opening days and times as publishers write them in words, read into the iCal fields HSDS
+ * schedules use (`byday`, `freq`, `opens_at`, `closes_at`). Real feeds put `Monday - Friday` in a
+ * `weekday` column, `monday` in `freq` or `byday`, `8:30AM` in a date column, and
+ * `Monday - Friday, 9:00 a.m. - 5:00 p.m.` in a description; opening rules (opening-rules.ts) read
+ * only the iCal fields, so such a schedule never opens unless it is read first.
+ *
+ * Pure. Each reader says `undefined` unless the whole text is understood: a word it does not know
+ * (`Nights`, `By appointment`, `closed on holidays`) leaves the text as published rather than a
+ * guess.
+ */
+import { WEEKDAYS, type Weekday } from './calendar.ts';
+
+/** Days read from words: `byday` as HSDS writes it, and the `freq` it implies. */
+export type ReadDays = { byday: string; freq: 'WEEKLY' | 'MONTHLY' };
+
+const dayWords: Record<string, Weekday> = {};
+for (const [names, day] of [
+  [['mo', 'mon', 'monday', 'mondays'], 'MO'],
+  [['tu', 'tue', 'tues', 'tuesday', 'tuesdays'], 'TU'],
+  [['we', 'wed', 'weds', 'wednesday', 'wednesdays'], 'WE'],
+  [['th', 'thu', 'thur', 'thurs', 'thursday', 'thursdays'], 'TH'],
+  [['fr', 'fri', 'friday', 'fridays'], 'FR'],
+  [['sa', 'sat', 'saturday', 'saturdays'], 'SA'],
+  [['su', 'sun', 'sunday', 'sundays'], 'SU'],
+] as const) {
+  for (const name of names) dayWords[name] = day;
+}
+
+const ordinalWords: Record<string, number> = {
+  first: 1,
+  '1st': 1,
+  second: 2,
+  '2nd': 2,
+  third: 3,
+  '3rd': 3,
+  fourth: 4,
+  '4th': 4,
+  fifth: 5,
+  '5th': 5,
+  last: -1,
+};
+
+/** Words that name several days at once. */
+const groupWords: Record<string, readonly Weekday[]> = {
+  daily: WEEKDAYS,
+  everyday: WEEKDAYS,
+  weekdays: ['MO', 'TU', 'WE', 'TH', 'FR'],
+  weekday: ['MO', 'TU', 'WE', 'TH', 'FR'],
+  weekends: ['SA', 'SU'],
+  weekend: ['SA', 'SU'],
+};
+
+// Words that join or frame days without changing them (`Tuesday and Thursday`, `every Monday`,
+// `Last Thursday of each month`).
+const listWords = new Set(['and', 'or', 'plus']);
+const rangeWords = new Set(['to', 'through', 'thru', 'till', 'until']);
+const fillerWords = new Set(['of', 'each', 'every', 'the', 'month', 'week', 'on', 'only', 'days', 'day']);
+
+const TOKEN = /\d+(?:st|nd|rd|th)|[a-z]+|[-–—]|[,&/;+]|\s+|\./g;
+
+/** The weekdays from `from` to `to`, wrapping past Sunday (`Saturday - Sunday`, `Sunday - Saturday`). */
+function dayRange(from: Weekday, to: Weekday): Weekday[] {
+  const start = WEEKDAYS.indexOf(from);
+  const end = WEEKDAYS.indexOf(to);
+  // `Sunday - Saturday` is the whole week, as the publisher counts it from Sunday.
+  const length = (((end - start) % 7) + 7) % 7;
+  return Array.from({ length: length + 1 }, (_, i) => WEEKDAYS[(start + i) % 7]!);
+}
+
+/**
+ * The days a text names: `Monday - Friday`, `Mon-Fri`, `Monday, Wednesday, Friday`,
+ * `Tuesday & Thursday`, `Mon - Tue & Thur - Fri`, `monday`, `Weekdays`, `7 days`, and the days of
+ * a month (`Second Saturday`, `2nd & 4th Wednesday`, `Last Thursday of each month`). A remark in
+ * brackets (`Monday - Friday (closed 1-2pm)`) is not read. Undefined unless every word is a day,
+ * an ordinal or a joining word.
+ */
+export function readDays(text: string): ReadDays | undefined {
+  const lower = text
+    .toLowerCase()
+    .replace(/\([^)]*\)/g, ' ')
+    .replace(/\b(?:7|seven) days(?: a week)?\b/g, ' daily ')
+    .replace(/\bevery day\b/g, ' daily ')
+    .replace(/\bof the month\b|\bof each month\b|\beach month\b|\ba month\b/g, ' month ');
+  const weekly: Weekday[] = [];
+  const monthly: string[] = [];
+  let ordinals: number[] = [];
+  let rangeFrom: Weekday | undefined;
+  let last: Weekday | undefined;
+  let inRange = false;
+  let anyDay = false;
+  let consumed = 0;
+  for (const match of lower.matchAll(TOKEN)) {
+    if (match.index !== consumed) return undefined; // a character no token covers (`9:00`)
+    consumed = match.index + match[0].length;
+    const token = match[0];
+    if (/^\s+$/.test(token) || token === '.' || token === ',' || token === '&' || token === '/') continue;
+    if (token === ';' || token === '+' || listWords.has(token) || fillerWords.has(token)) continue;
+    if (token === '-' || token === '–' || token === '—' || rangeWords.has(token)) {
+      if (last === undefined || inRange) return undefined;
+      rangeFrom = last;
+      inRange = true;
+      continue;
+    }
+    const ordinal = ordinalWords[token];
+    if (ordinal !== undefined) {
+      if (inRange) return undefined;
+      ordinals.push(ordinal);
+      continue;
+    }
+    const group = groupWords[token];
+    if (group) {
+      if (inRange || ordinals.length > 0) return undefined;
+      weekly.push(...group);
+      anyDay = true;
+      continue;
+    }
+    const day = dayWords[token];
+    if (day === undefined) return undefined;
+    anyDay = true;
+    if (inRange) {
+      if (ordinals.length > 0) return undefined;
+      weekly.push(...dayRange(rangeFrom!, day).slice(1));
+      inRange = false;
+      last = undefined;
+      continue;
+    }
+    if (ordinals.length > 0) {
+      for (const n of ordinals) monthly.push(`${n}${day}`);
+      ordinals = [];
+      last = undefined; // `2nd Monday - Friday` is not a range anyone means
+      continue;
+    }
+    weekly.push(day);
+    last = day;
+  }
+  if (consumed !== lower.length || !anyDay || inRange || ordinals.length > 0) return undefined;
+  // Weekly and monthly days together (`Monday and the 2nd Saturday`) fit no single schedule.
+  if (weekly.length > 0 && monthly.length > 0) return undefined;
+  if (monthly.length > 0) return { byday: [...new Set(monthly)].join(','), freq: 'MONTHLY' };
+  const days = WEEKDAYS.filter((d) => weekly.includes(d));
+  return { byday: days.join(','), freq: 'WEEKLY' };
+}
+
+/**
+ * A clock time as HSDS writes it (`HH:MM`): `8:30AM`, `9:00am`, `9 a.m.`, `5pm`, `17:30`, `noon`,
+ * `midnight`. Undefined for anything else, a date included.
+ */
+export function readClockTime(text: string): string | undefined {
+  const lower = text.trim().toLowerCase();
+  if (lower === 'noon' || lower === 'midday' || lower === '12 noon') return '12:00';
+  if (lower === 'midnight') return '00:00';
+  const match = /^(\d{1,2})(?:[:.](\d{2}))?\s*(?:([ap])\.?\s*m\.?)?$/.exec(lower);
+  if (!match || (match[2] === undefined && match[3] === undefined)) return undefined;
+  let hour = Number(match[1]);
+  const minute = Number(match[2] ?? 0);
+  if (minute > 59) return undefined;
+  if (match[3] !== undefined) {
+    if (hour < 1 || hour > 12) return undefined;
+    hour = (hour % 12) + (match[3] === 'p' ? 12 : 0);
+  } else if (hour > 23) return undefined;
+  return `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`;
+}
+
+/** Whether a text says open all day (`24 hours`, `24/7`, `open 24 hours`). */
+export const isAllDay = (text: string): boolean =>
+  /^(?:open\s+)?(?:24\s*(?:hours|hrs|h)(?:\s*a\s*day)?|24\s*\/\s*7|all\s+day)$/i.test(text.trim());
+
+/**
+ * What a schedule description says in its structured form, when it says nothing else. Open all
+ * day is `opens_at` 00:00 without `closes_at` (the end of the day, as opening rules read it).
+ */
+export type ReadOpening = ReadDays & { opens_at: string; closes_at?: string };
+
+const ALL_DAY = /\b(?:open\s+)?24\s*(?:hours|hrs)(?:\s+a\s+day)?\b|\b24\s*\/\s*7\b/i;
+
+/**
+ * A schedule description that is one run of days and one span of hours (or all day), in either
+ * order: `Monday - Friday, 9:00 a.m. - 5:00 p.m.`, `9am-5pm Mon-Fri`, `Mon-Fri: 09:00-17:00`,
+ * `24 hours a day, seven days a week`. Undefined for anything more (two spans, a remark), which
+ * stays for people to read.
+ */
+export function readOpeningText(text: string): ReadOpening | undefined {
+  const clean = text.trim().replace(/[.;]$/, '');
+  const time = String.raw`\d{1,2}(?:[:.]\d{2})?\s*(?:[ap]\.?\s*m\.?)?|noon|midnight`;
+  const span = new RegExp(String.raw`(${time})\s*(?:-|–|—|to|until|till)\s*(${time})`, 'i');
+  const found = span.exec(clean);
+  if (!found) {
+    // `24 hours a day, seven days a week`: open all day on the days it names.
+    const allDay = ALL_DAY.exec(clean);
+    if (!allDay) return undefined;
+    const rest = `${clean.slice(0, allDay.index)} ${clean.slice(allDay.index + allDay[0].length)}`
+      .replace(/[,:;]/g, ' ')
+      .trim();
+    const days = rest === '' ? undefined : readDays(rest);
+    return days ? { ...days, opens_at: '00:00' } : undefined;
+  }
+  const opens = readClockTime(found[1]!);
+  const closes = readClockTime(found[2]!);
+  if (!opens || !closes) return undefined;
+  const rest = `${clean.slice(0, found.index)} ${clean.slice(found.index + found[0].length)}`
+    .replace(/[,:;]|\bfrom\b|\bopen\b|\bhours\b/gi, ' ')
+    .trim();
+  if (rest === '') return undefined; // hours without days: no day to open on
+  const days = readDays(rest);
+  return days ? { ...days, opens_at: opens, closes_at: closes } : undefined;
+}

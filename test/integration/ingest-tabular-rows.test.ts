@@ -1,0 +1,67 @@
+/**
+ * Tabular rows whose id column does not name their record alone, and schedules whose days and
+ * hours sit where opening rules do not read them (test/fixtures/real-world: legacy-rows-miami, as
+ * Miami 211 publishes HSDS 1.1; hsds-2.0-shared-schedules, as DC publishes HSDS 2.0 CSVs),
+ * imported into the real engine: what people ask of them, `open_at` and `language`, answers.
+ *
+ * 2026-03-02 is a Monday; DIRECTORY_TIMEZONE is UTC.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importAndReindex } from '../../src/ingest/pipeline.ts';
+import { getPage } from '../support/api-requests.ts';
+import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
+
+const fixtures = 'test/fixtures/real-world';
+const miami = createTestEngine('tabular-rows-miami');
+const dc = createTestEngine('tabular-rows-dc');
+
+beforeAll(async () => {
+  await importAndReindex(miami, `${fixtures}/legacy-rows-miami`, { reportFile: false });
+  await importAndReindex(dc, `${fixtures}/hsds-2.0-shared-schedules`, { reportFile: false });
+});
+afterAll(async () => {
+  await dropTestIndices(miami);
+  await dropTestIndices(dc);
+});
+
+async function names(engine: typeof miami, query: string): Promise<string[]> {
+  const page = await getPage(createTestApp(engine), `/services?per_page=100&${query}`, 'service_list_item');
+  return page.contents.map((s) => String(s.name)).sort();
+}
+
+const at = (instant: string) => `open_at=${encodeURIComponent(instant)}`;
+
+describe('Miami: schedules without ids, one language id per location', () => {
+  it('open_at finds the services open at the time their rows say', async () => {
+    expect(await names(miami, at('2026-03-02T12:00:00Z'))).toEqual([
+      'BAYSIDE YOUTH COUNCIL',
+      'VICTIM COMPENSATION',
+    ]);
+    expect(await names(miami, at('2026-03-03T12:00:00Z'))).toEqual(['BAYSIDE YOUTH COUNCIL']);
+    expect(await names(miami, at('2026-03-03T17:30:00Z'))).toEqual([]);
+  });
+
+  it('language finds a service by each language of its location', async () => {
+    expect(await names(miami, 'language=Spanish')).toEqual(['BAYSIDE YOUTH COUNCIL']);
+    expect(await names(miami, 'language=English')).toEqual(['BAYSIDE YOUTH COUNCIL', 'VICTIM COMPENSATION']);
+  });
+});
+
+describe('DC: shared schedule ids, id lists, times in date columns, day names in freq', () => {
+  it('open_at a weekday noon finds every service whose hours include it', async () => {
+    // Adult Counselling (id 44, Mon-Fri 9-5), English Classes (id 44 shared, Mon-Fri 9-5), Dental
+    // Care (id 256 list, Mon & Wed 10-2); Saturday Breakfast (id 256 list too) opens Mondays.
+    expect(await names(dc, at('2026-03-02T12:00:00Z'))).toEqual([
+      'Adult Counselling',
+      'Dental Care',
+      'English Classes',
+      'Saturday Breakfast',
+    ]);
+  });
+
+  it('open_at a Saturday finds the services of the Saturday rows', async () => {
+    // 08:00: Saturday Breakfast (7-11); 13:00: English Classes (freq "Saturday", 12:30-2:15).
+    expect(await names(dc, at('2026-03-07T08:00:00Z'))).toEqual(['Saturday Breakfast']);
+    expect(await names(dc, at('2026-03-07T13:00:00Z'))).toEqual(['Adult Counselling', 'English Classes']);
+  });
+});

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { isAllDay, readClockTime, readDays, readOpeningText } from '../../../src/schedules/schedule-text.ts';
+
+describe('readDays: days as publishers write them', () => {
+  it.each([
+    ['Monday - Friday', 'MO,TU,WE,TH,FR'],
+    ['Monday-Friday', 'MO,TU,WE,TH,FR'],
+    ['Mon-Fri', 'MO,TU,WE,TH,FR'],
+    ['Monday, Wednesday, Friday', 'MO,WE,FR'],
+    ['Tuesday & Thursday', 'TU,TH'],
+    ['Tuesday and Thursday (Closed from 12:30PM-2:00PM)', 'TU,TH'],
+    ['Mon - Tue & Thur - Fri', 'MO,TU,TH,FR'],
+    ['Monday, Wed-Thur', 'MO,WE,TH'],
+    ['Saturday - Sunday', 'SA,SU'],
+    ['Sunday - Saturday', 'MO,TU,WE,TH,FR,SA,SU'],
+    ['monday', 'MO'],
+    ['Friday,Saturday', 'FR,SA'],
+    ['Weekdays', 'MO,TU,WE,TH,FR'],
+    ['7 days a week', 'MO,TU,WE,TH,FR,SA,SU'],
+  ])('%s → WEEKLY %s', (text, byday) => {
+    expect(readDays(text)).toEqual({ byday, freq: 'WEEKLY' });
+  });
+
+  it.each([
+    ['Second Saturday', '2SA'],
+    ['2nd & 4th Wednesday', '2WE,4WE'],
+    ['Last Thursday of each month', '-1TH'],
+    ['First, second, and fourth Tuesday of the month', '1TU,2TU,4TU'],
+  ])('%s → MONTHLY %s', (text, byday) => {
+    expect(readDays(text)).toEqual({ byday, freq: 'MONTHLY' });
+  });
+
+  it.each([
+    '9:00AM',
+    'Nights',
+    'By appointment',
+    'Following church service',
+    '',
+    'Monday -',
+    'Monday and 2nd Saturday',
+  ])('leaves %j unread rather than guess', (text) => {
+    expect(readDays(text)).toBeUndefined();
+  });
+});
+
+describe('readClockTime', () => {
+  it.each([
+    ['8:30AM', '08:30'],
+    ['9:00am', '09:00'],
+    ['5:30PM', '17:30'],
+    ['12:00PM', '12:00'],
+    ['12:00AM', '00:00'],
+    ['9 a.m.', '09:00'],
+    ['5pm', '17:00'],
+    ['17:30', '17:30'],
+    ['noon', '12:00'],
+  ])('%s → %s', (text, time) => {
+    expect(readClockTime(text)).toBe(time);
+  });
+
+  it.each(['2021-01-06', '06/01/2021', '13:00pm', '9', 'Nights'])('%s is no time', (text) => {
+    expect(readClockTime(text)).toBeUndefined();
+  });
+
+  it('tells open all day', () => {
+    expect(isAllDay('24 Hours')).toBe(true);
+    expect(isAllDay('24/7')).toBe(true);
+    expect(isAllDay('9:00AM')).toBe(false);
+  });
+});
+
+describe('readOpeningText: a description of one run of days and one span of hours', () => {
+  it.each([
+    'Monday - Friday, 9:00 a.m. - 5:00 p.m.',
+    '9am-5pm Mon-Fri',
+    'Mon-Fri: 09:00-17:00',
+    '9:00am-5:00pm, Mon-Fri',
+  ])('%s', (text) => {
+    expect(readOpeningText(text)).toEqual({
+      byday: 'MO,TU,WE,TH,FR',
+      freq: 'WEEKLY',
+      opens_at: '09:00',
+      closes_at: '17:00',
+    });
+  });
+
+  it('reads open all day on the days named (Brevard)', () => {
+    const always = { byday: 'MO,TU,WE,TH,FR,SA,SU', freq: 'WEEKLY', opens_at: '00:00' };
+    expect(readOpeningText('24 hours a day, seven days a week')).toEqual(always);
+    expect(readOpeningText('Seven days a week 24 hours')).toEqual(always);
+    expect(readOpeningText('Seven days a week 24 hours Helpline')).toBeUndefined();
+    expect(readOpeningText('24 hours')).toBeUndefined();
+  });
+
+  it.each(['Call for hours', '9-5', '9am-5pm', 'Mon-Fri 9am-12pm and 1pm-5pm', 'Mon 9am-5pm, Sat 10am-2pm'])(
+    'leaves %j for people to read',
+    (text) => {
+      expect(readOpeningText(text)).toBeUndefined();
+    },
+  );
+});
