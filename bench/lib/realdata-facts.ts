@@ -1,0 +1,521 @@
+/**
+ * The facts of a real feed that people use (services, their addresses, opening hours, phones,
+ * languages...), counted twice by the same rules: in the source AS THE PUBLISHER MEANT IT (its
+ * raw tables or JSON, read without any of the import's leniency or migration) and in what the
+ * records store holds after an import. Pure: parsed rows and records in, counts out. The
+ * realdata benchmark (bench/realdata.bench.ts) compares the two.
+ *
+ * The unit is one fact as a reader of a service meets it:
+ * - a child record (schedule, phone, language, contact, taxonomy link, service area) counts once
+ *   per service it is attached to: a schedule row whose `service_id` lists three services, or one
+ *   schedule shared by three services, is three services' hours. A child attached to no service
+ *   but to another record the feed has (a location's phone) counts once. A child attached to
+ *   nothing the feed has (an eligibility row with a blank `service_id`) is unattached: it is
+ *   reported, not counted, since no import can show it with anything.
+ * - a row without an id still counts (ids are the publisher's bookkeeping, not the fact);
+ * - a row that carries no content of its kind (an address without a street, a language without
+ *   a name, a phone without a number) is no fact;
+ * - services, organizations and locations count once per distinct record: an organization nested
+ *   in every service of an ORUK feed is one organization, but one id on records that differ is
+ *   several records (a feed repeating an id is the publisher's slip, not one record); field facts
+ *   (URLs, eligibility, ages, extensions) once per record that has them.
+ */
+
+export const FACT_KINDS = [
+  'services',
+  'organizations',
+  'locations',
+  'addresses',
+  'schedules',
+  'opening times',
+  'phones',
+  'languages',
+  'taxonomy links',
+  'contacts',
+  'service areas',
+  'eligibility',
+  'ages',
+  'urls',
+  'extensions',
+] as const;
+
+export type FactKind = (typeof FACT_KINDS)[number];
+export type FactCounts = Record<FactKind, number>;
+
+export type FactTally = {
+  facts: FactCounts;
+  /** Child facts attached to no record the feed (or the store) has: not counted in `facts`. */
+  unattached: Partial<Record<FactKind, number>>;
+  /** Distinct services per language name (lower case): what a `language=` filter should find. */
+  servicesByLanguage: Record<string, number>;
+};
+
+type Row = Record<string, string | undefined>;
+
+const emptyCounts = (): FactCounts => Object.fromEntries(FACT_KINDS.map((kind) => [kind, 0])) as FactCounts;
+
+const text = (value: unknown): string =>
+  typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
+
+const filled = (value: unknown): boolean => {
+  if (value === null || value === undefined) return false;
+  if (typeof value === 'string') return value.trim() !== '';
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === 'object') return Object.keys(value).length > 0;
+  return true;
+};
+
+/**
+ * A time of day written anywhere a publisher might put one: `9:00am`, `8:30AM`, `5 p.m.`,
+ * `17:00`, `09:00:00`. A schedule whose row holds one says when it opens.
+ */
+const TIME_OF_DAY = /\b(?:[01]?\d|2[0-3]):[0-5]\d\b|\b(?:1[0-2]|0?[1-9])(?::[0-5]\d)?\s*[ap]\.?\s*m\b/i;
+
+export const holdsTimeOfDay = (values: readonly unknown[]): boolean =>
+  values.some((value) => typeof value === 'string' && TIME_OF_DAY.test(value));
+
+/** Extension fields: the `x-` convention of HSDS 3, and ORUK publishers' `pc_` fields. */
+const EXTENSION_KEY = /^(?:x-|pc_)/;
+
+const countExtensions = (record: Record<string, unknown>): number =>
+  Object.entries(record).filter(([key, value]) => EXTENSION_KEY.test(key) && filled(value)).length;
+
+/** `a, b ,c` → `['a', 'b', 'c']`: a link column may list several ids. */
+export const splitIds = (value: unknown): string[] =>
+  text(value)
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
+
+class Tally {
+  readonly facts = emptyCounts();
+  readonly unattached: Partial<Record<FactKind, number>> = {};
+  private readonly languageServices = new Map<string, Set<string>>();
+
+  add(kind: FactKind, n = 1): void {
+    this.facts[kind] += n;
+  }
+
+  /** A child fact attached to `services` services, else (`other`) to another record, else to none. */
+  child(kind: FactKind, services: number, other: boolean): number {
+    const n = services > 0 ? services : other ? 1 : 0;
+    if (n === 0) this.unattached[kind] = (this.unattached[kind] ?? 0) + 1;
+    this.facts[kind] += n;
+    return n;
+  }
+
+  language(name: string, serviceIds: readonly string[]): void {
+    const key = name.trim().toLowerCase();
+    const set = this.languageServices.get(key) ?? new Set<string>();
+    this.languageServices.set(key, set);
+    for (const id of serviceIds) set.add(id);
+  }
+
+  result(): FactTally {
+    return {
+      facts: this.facts,
+      unattached: this.unattached,
+      servicesByLanguage: Object.fromEntries(
+        [...this.languageServices].map(([name, services]) => [name, services.size]),
+      ),
+    };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tabular sources (HSDS 1.x/2.0/3.x CSV tables), keyed by table name (the file name without .csv)
+
+/** The table each link column points into. */
+const LINK_TABLES: Record<string, string[]> = {
+  service_id: ['services'],
+  location_id: ['locations'],
+  organization_id: ['organizations'],
+  contact_id: ['contacts'],
+  service_at_location_id: ['services_at_location', 'service_at_locations'],
+  phone_id: ['phones'],
+};
+
+const firstTable = (tables: Record<string, Row[]>, ...names: string[]): Row[] =>
+  names.flatMap((name) => tables[name] ?? []);
+
+/** Counts the facts of a tabular feed as its rows say them. */
+export function countTabularFacts(tables: Record<string, Row[]>): FactTally {
+  const tally = new Tally();
+  const ids = new Map<string, Set<string>>();
+  for (const [column, names] of Object.entries(LINK_TABLES)) {
+    ids.set(column, new Set(firstTable(tables, ...names).flatMap((row) => splitIds(row.id))));
+  }
+  const services = ids.get('service_id')!;
+  /** The services a row names (that the feed has), and whether it names any other record it has. */
+  const links = (row: Row): { services: string[]; other: boolean } => {
+    let other = false;
+    const named = new Set<string>();
+    for (const [column, known] of ids) {
+      for (const id of splitIds(row[column])) {
+        if (!known.has(id)) continue;
+        if (column === 'service_id') named.add(id);
+        else other = true;
+      }
+    }
+    return { services: [...named], other };
+  };
+  const child = (kind: FactKind, rows: Row[], isFact: (row: Row) => boolean) => {
+    for (const row of rows) {
+      if (!isFact(row)) continue;
+      const linked = links(row);
+      tally.child(kind, linked.services.length, linked.other);
+    }
+  };
+  // A row's own content: every column but its id and its links.
+  const content = (row: Row) =>
+    Object.entries(row).filter(
+      ([column, value]) => column !== 'id' && !column.endsWith('_id') && filled(value),
+    );
+
+  const serviceRows = firstTable(tables, 'services');
+  const organizationRows = firstTable(tables, 'organizations');
+  const locationRows = firstTable(tables, 'locations');
+  tally.add('services', serviceRows.length);
+  tally.add('organizations', organizationRows.length);
+  tally.add('locations', locationRows.length);
+
+  child('addresses', firstTable(tables, 'physical_addresses', 'postal_addresses', 'addresses'), (row) =>
+    filled(row.address_1),
+  );
+  const scheduleRows = firstTable(tables, 'regular_schedules', 'holiday_schedules', 'schedules');
+  child('schedules', scheduleRows, (row) => content(row).length > 0);
+  child('opening times', scheduleRows, (row) => holdsTimeOfDay(content(row).map(([, value]) => value)));
+  child('phones', firstTable(tables, 'phones'), (row) => filled(row.number));
+  for (const row of firstTable(tables, 'languages')) {
+    const name = row.language ?? row.name;
+    if (!filled(name)) continue;
+    const linked = links(row);
+    tally.child('languages', linked.services.length, linked.other);
+    tally.language(name!, linked.services);
+  }
+  child(
+    'taxonomy links',
+    firstTable(tables, 'services_taxonomy', 'service_attributes', 'attributes'),
+    (row) => filled(row.taxonomy_id ?? row.taxonomy_term_id),
+  );
+  child('contacts', firstTable(tables, 'contacts'), (row) => content(row).length > 0);
+  child(
+    'service areas',
+    firstTable(tables, 'service_areas', 'service_area'),
+    (row) => content(row).length > 0,
+  );
+
+  // Eligibility and ages are about a service: each service that states them counts once.
+  const eligible = new Set<string>();
+  const aged = new Set<string>();
+  for (const row of serviceRows) {
+    if (filled(row.eligibility_description)) eligible.add(text(row.id));
+    if (filled(row.minimum_age) || filled(row.maximum_age)) aged.add(text(row.id));
+  }
+  for (const row of firstTable(tables, 'eligibility', 'eligibilities')) {
+    const named = splitIds(row.service_id).filter((id) => services.has(id));
+    const states = filled(row.eligibility) || filled(row.eligibility_description);
+    const ages = filled(row.minimum_age) || filled(row.maximum_age);
+    if (named.length === 0 && (states || ages)) {
+      if (states) tally.unattached.eligibility = (tally.unattached.eligibility ?? 0) + 1;
+      if (ages) tally.unattached.ages = (tally.unattached.ages ?? 0) + 1;
+    }
+    for (const id of named) {
+      if (states) eligible.add(id);
+      if (ages) aged.add(id);
+    }
+  }
+  tally.add('eligibility', eligible.size);
+  tally.add('ages', aged.size);
+
+  for (const row of [...serviceRows, ...organizationRows, ...locationRows]) {
+    if (filled(row.url) || filled(row.website)) tally.add('urls');
+  }
+  return tally.result();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Nested sources (HSDS 3 JSON, ORUK list items, a transformer's nested organizations)
+
+type Json = Record<string, unknown>;
+
+const objects = (value: unknown): Json[] =>
+  Array.isArray(value)
+    ? value.filter((v): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v))
+    : typeof value === 'object' && value !== null
+      ? [value as Json]
+      : [];
+
+/** A record's id as published; `[{"id": "2152"}]` is the id 2152 wrapped in a list. */
+export function publishedId(value: unknown): string {
+  if (Array.isArray(value)) return value.length === 1 ? publishedId(value[0]) : '';
+  if (typeof value === 'object' && value !== null) return publishedId((value as Json).id);
+  return text(value);
+}
+
+type NestedKind = 'organization' | 'service' | 'service_at_location' | 'location' | 'contact' | 'phone';
+
+const ADDRESS_KEYS = [
+  'addresses',
+  'physical_addresses',
+  'postal_addresses',
+  'addresss',
+  'physical_address',
+  'postal_address',
+];
+const SCHEDULE_KEYS = ['schedules', 'regular_schedules', 'holiday_schedules'];
+
+/** Counts the facts of nested items: services, or organizations with their services. */
+export function countNestedFacts(items: readonly unknown[]): FactTally {
+  const tally = new Tally();
+  const seen: Record<'organization' | 'service' | 'location', Set<string>> = {
+    organization: new Set(),
+    service: new Set(),
+    location: new Set(),
+  };
+  let anonymous = 0;
+  /**
+   * Whether this record is met for the first time: the same id with the same content (an
+   * organization nested in each of its services, an item repeated on two pages) is one record;
+   * the same id on records that differ is several, and a record without an id is always new.
+   */
+  const first = (kind: keyof typeof seen, record: Json): boolean => {
+    const id = publishedId(record.id);
+    const key = id ? `${id}\u0000${JSON.stringify(record)}` : `#${anonymous++}`;
+    if (seen[kind].has(key)) return false;
+    seen[kind].add(key);
+    return true;
+  };
+  const url = (record: Json) => {
+    if (filled(record.url) || filled(record.website)) tally.add('urls');
+  };
+
+  // `service`: the service id a child found under it belongs to (a child under a location counts once).
+  const schedules = (record: Json, service: string | undefined) => {
+    for (const key of SCHEDULE_KEYS) {
+      for (const schedule of objects(record[key])) {
+        const { id: _, ...rest } = schedule;
+        if (!Object.values(rest).some(filled)) continue;
+        tally.child('schedules', service ? 1 : 0, true);
+        if (filled(schedule.opens_at) || filled(schedule.closes_at) || holdsTimeOfDay(Object.values(rest))) {
+          tally.child('opening times', service ? 1 : 0, true);
+        }
+      }
+    }
+  };
+  const languages = (record: Json, service: string | undefined) => {
+    for (const language of objects(record.languages)) {
+      const name = text(language.name ?? language.language);
+      if (!name) continue;
+      tally.child('languages', service ? 1 : 0, true);
+      tally.language(name, service ? [service] : []);
+    }
+    // HSDS 2.0-style nesting: a list of language names.
+    if (Array.isArray(record.languages)) {
+      for (const name of record.languages) {
+        if (typeof name !== 'string' || !name.trim()) continue;
+        tally.child('languages', service ? 1 : 0, true);
+        tally.language(name, service ? [service] : []);
+      }
+    }
+  };
+  const phones = (record: Json, service: string | undefined) => {
+    for (const phone of objects(record.phones)) walk('phone', phone, service);
+  };
+  const contacts = (record: Json, service: string | undefined) => {
+    for (const contact of objects(record.contacts)) walk('contact', contact, service);
+  };
+
+  function walk(kind: NestedKind, record: Json, service: string | undefined): void {
+    if ((kind === 'organization' || kind === 'service' || kind === 'location') && !first(kind, record))
+      return;
+    tally.add('extensions', countExtensions(record));
+    switch (kind) {
+      case 'organization':
+        tally.add('organizations');
+        url(record);
+        for (const child of objects(record.services)) walk('service', child, undefined);
+        for (const child of objects(record.locations)) walk('location', child, undefined);
+        phones(record, undefined);
+        contacts(record, undefined);
+        return;
+      case 'service': {
+        // The key that tells this service from others (same id, other content: another service).
+        const id = `${publishedId(record.id)}#${seen.service.size}`;
+        tally.add('services');
+        url(record);
+        if (
+          filled(record.eligibility_description) ||
+          objects(record.eligibilitys).some((e) => filled(e.eligibility))
+        ) {
+          tally.add('eligibility');
+        }
+        const ages = [record, ...objects(record.eligibilitys)].some(
+          (r) => filled(r.minimum_age) || filled(r.maximum_age),
+        );
+        if (ages) tally.add('ages');
+        for (const organization of objects(record.organization))
+          walk('organization', organization, undefined);
+        for (const sal of objects(record.service_at_locations)) walk('service_at_location', sal, id);
+        for (const location of objects(record.locations)) walk('location', location, id);
+        schedules(record, id);
+        languages(record, id);
+        phones(record, id);
+        contacts(record, id);
+        for (const area of [...objects(record.service_areas), ...objects(record.service_area)]) {
+          const { id: _, ...rest } = area;
+          if (Object.values(rest).some(filled)) tally.child('service areas', 1, true);
+        }
+        for (const link of [...objects(record.attributes), ...objects(record.service_taxonomys)]) {
+          if (filled(link.taxonomy_term_id ?? link.taxonomy_id ?? link.taxonomy_term)) {
+            tally.child('taxonomy links', 1, true);
+          }
+        }
+        return;
+      }
+      case 'service_at_location':
+        for (const location of objects(record.location)) walk('location', location, service);
+        schedules(record, service);
+        phones(record, service);
+        contacts(record, service);
+        return;
+      case 'location':
+        tally.add('locations');
+        url(record);
+        for (const key of ADDRESS_KEYS) {
+          for (const address of objects(record[key])) {
+            if (filled(address.address_1)) tally.child('addresses', service ? 1 : 0, true);
+          }
+        }
+        schedules(record, service);
+        languages(record, service);
+        phones(record, service);
+        contacts(record, service);
+        return;
+      case 'contact': {
+        const { id: _, ...rest } = record;
+        if (Object.values(rest).some(filled)) tally.child('contacts', service ? 1 : 0, true);
+        phones(record, service);
+        return;
+      }
+      case 'phone':
+        if (filled(record.number)) tally.child('phones', service ? 1 : 0, true);
+        languages(record, undefined);
+        return;
+    }
+  }
+
+  for (const item of items) {
+    for (const record of objects(item)) {
+      walk(Array.isArray(record.services) ? 'organization' : 'service', record, undefined);
+    }
+  }
+  return tally.result();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The records store
+
+/** One stored record, as the records store holds it (RecordStoreDocument's fields used here). */
+export type StoredRecord = { type: string; id: string; parent_ids: readonly string[]; record: Json };
+
+export type StoredTally = FactTally & {
+  /** Organizations the import made up for services whose organization the feed never names. */
+  placeholderOrganizations: number;
+};
+
+/**
+ * Counts the same facts in the records store. A child counts once per stored service among its
+ * parents, else once when any parent is stored, else it is unattached. `isPlaceholder` tells the
+ * import's placeholder organizations, which are no fact of the feed.
+ */
+export function countStoredFacts(
+  records: Iterable<StoredRecord>,
+  isPlaceholder: (organization: Json) => boolean,
+): StoredTally {
+  const tally = new Tally();
+  const all = [...records];
+  const services = new Set<string>();
+  const known = new Set<string>();
+  for (const r of all) {
+    known.add(r.id);
+    if (r.type === 'service') services.add(r.id);
+  }
+  let placeholders = 0;
+  const child = (kind: FactKind, r: StoredRecord): string[] => {
+    const parents = [...new Set(r.parent_ids)];
+    const named = parents.filter((id) => services.has(id));
+    tally.child(
+      kind,
+      named.length,
+      parents.some((id) => known.has(id)),
+    );
+    return named;
+  };
+  for (const r of all) {
+    const record = r.record;
+    tally.add('extensions', countExtensions(record));
+    switch (r.type) {
+      case 'service':
+        tally.add('services');
+        if (filled(record.url)) tally.add('urls');
+        if (filled(record.eligibility_description)) tally.add('eligibility');
+        if (filled(record.minimum_age) || filled(record.maximum_age)) tally.add('ages');
+        break;
+      case 'organization':
+        if (isPlaceholder(record)) {
+          placeholders += 1;
+          break;
+        }
+        tally.add('organizations');
+        if (filled(record.website) || filled(record.url)) tally.add('urls');
+        break;
+      case 'location':
+        tally.add('locations');
+        if (filled(record.url)) tally.add('urls');
+        break;
+      case 'address':
+        if (filled(record.address_1)) child('addresses', r);
+        break;
+      case 'schedule':
+        child('schedules', r);
+        if (filled(record.opens_at) || filled(record.closes_at)) child('opening times', r);
+        break;
+      case 'phone':
+        if (filled(record.number)) child('phones', r);
+        break;
+      case 'language':
+        if (filled(record.name)) tally.language(text(record.name), child('languages', r));
+        break;
+      case 'attribute':
+        if (filled(record.taxonomy_term_id)) child('taxonomy links', r);
+        break;
+      case 'contact':
+        child('contacts', r);
+        break;
+      case 'service_area':
+        child('service areas', r);
+        break;
+    }
+  }
+  return { ...tally.result(), placeholderOrganizations: placeholders };
+}
+
+/** The record type whose import counts (repaired, rejected, reasons) stand for a kind of fact. */
+export const RECORD_TYPE_OF: Record<FactKind, string> = {
+  services: 'service',
+  organizations: 'organization',
+  locations: 'location',
+  addresses: 'address',
+  schedules: 'schedule',
+  'opening times': 'schedule',
+  phones: 'phone',
+  languages: 'language',
+  'taxonomy links': 'attribute',
+  contacts: 'contact',
+  'service areas': 'service_area',
+  eligibility: 'service',
+  ages: 'service',
+  urls: 'service',
+  extensions: 'service',
+};

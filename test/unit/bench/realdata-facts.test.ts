@@ -1,0 +1,237 @@
+import { describe, expect, it } from 'vitest';
+import {
+  countNestedFacts,
+  countStoredFacts,
+  countTabularFacts,
+  holdsTimeOfDay,
+  publishedId,
+  type StoredRecord,
+} from '../../../bench/lib/realdata-facts.ts';
+
+// Tiny feeds written here, each reproducing a pattern the real feeds publish (bench:realdata):
+// the counts must be what the publisher meant, whatever the import makes of them.
+
+const tables = {
+  services: [
+    { id: 's1', organization_id: 'o1', name: 'Food bank', url: 'foodbank.example.org' },
+    { id: 's2', organization_id: 'o1', name: 'Shelter', url: '' },
+    { id: 's3', organization_id: 'o9', name: 'Clinic', url: '', eligibility_description: 'Adults' },
+  ],
+  organizations: [{ id: 'o1', name: 'Helpers', url: 'https://helpers.example.org' }],
+  locations: [{ id: 'l1', organization_id: 'o1', name: 'Hall' }],
+  physical_addresses: [
+    { id: 'a1', location_id: 'l1', address_1: '1 Main St', country: '   ' },
+    // A row without a street is no address (the Miami feed has 35 of them).
+    { id: 'a2', location_id: 'l1', address_1: '', country: '' },
+  ],
+  // Miami: every schedule row has an empty id; times as `9:00am`.
+  regular_schedules: [
+    { id: '', service_id: 's1', weekday: 'Monday', opens_at: '9:00am', closes_at: '5:00pm' },
+    { id: '', service_id: 's1', weekday: 'Tuesday', opens_at: '9:00am', closes_at: '5:00pm' },
+    { id: '', service_id: 's2', weekday: 'Sunday', opens_at: '', closes_at: '' },
+  ],
+  // DC: times in date columns, one row for a list of services, one for a service the feed lacks.
+  schedules: [
+    { id: '7', service_id: 's1, s2', location_id: '', valid_from: '8:30AM', valid_to: '5:30PM' },
+    { id: '8', service_id: 's404', location_id: '', valid_from: '8:30AM', valid_to: '' },
+    {
+      id: '9',
+      service_id: '',
+      location_id: 'l1',
+      valid_from: '',
+      valid_to: '',
+      description: 'By appointment',
+    },
+  ],
+  phones: [
+    { id: 'p1', service_id: 's1,s2,s3', location_id: 'l1', number: '555-0100' },
+    { id: 'p2', service_id: '', location_id: 'l1', number: '555-0101' },
+    { id: 'p3', service_id: 's1', location_id: '', number: '' },
+  ],
+  // Miami: one id reused for each of a location's languages; a blank language is no fact.
+  languages: [
+    { id: 'x', service_id: 's1', location_id: 'l1', language: 'English' },
+    { id: 'x', service_id: 's1', location_id: 'l1', language: 'Spanish' },
+    { id: 'x', service_id: 's2', location_id: 'l1', language: 'english' },
+    { id: 'y', service_id: 's2', location_id: 'l1', language: '' },
+  ],
+  services_taxonomy: [
+    { id: 't1', service_id: 's1', taxonomy_id: 'BD-1800' },
+    { id: 't2', service_id: 's404', taxonomy_id: 'BD-1800' },
+  ],
+  contacts: [{ id: 'c1', service_id: 's3', name: 'Ann' }],
+  // Miami: eligibility rows that name no service.
+  eligibility: [{ id: '', service_id: '', eligibility: 'Girls 5-17' }],
+  service_areas: [{ id: 'sa1', service_id: 's2', service_area: 'Ward 8' }],
+};
+
+describe('facts of a tabular feed, as the publisher meant them', () => {
+  const { facts, unattached, servicesByLanguage } = countTabularFacts(tables);
+
+  it('counts records and field facts once each', () => {
+    expect(facts.services).toBe(3);
+    expect(facts.organizations).toBe(1);
+    expect(facts.locations).toBe(1);
+    expect(facts.urls).toBe(2);
+    expect(facts.eligibility).toBe(1);
+    expect(facts.addresses).toBe(1);
+  });
+
+  it('counts a row without an id, once per service a link column lists', () => {
+    // 3 weekday rows + (s1, s2) + the location's row; the row for a service the feed lacks is unattached.
+    expect(facts.schedules).toBe(6);
+    expect(facts['opening times']).toBe(4);
+    expect(unattached.schedules).toBe(1);
+    // p1 for three services, p2 for its location; p3 has no number.
+    expect(facts.phones).toBe(4);
+    expect(facts['taxonomy links']).toBe(1);
+    expect(unattached['taxonomy links']).toBe(1);
+    expect(facts.contacts).toBe(1);
+    expect(facts['service areas']).toBe(1);
+  });
+
+  it('counts every language row with a name, and which services speak each', () => {
+    expect(facts.languages).toBe(3);
+    expect(servicesByLanguage).toEqual({ english: 2, spanish: 1 });
+  });
+
+  it('sets apart an eligibility row that names no service', () => {
+    expect(unattached.eligibility).toBe(1);
+  });
+});
+
+describe('facts of nested items', () => {
+  const organization = { id: 'o1', name: 'Helpers', url: 'https://helpers.example.org' };
+  const shared = { id: 'sched-1', description: 'Monday - Friday, 9:00 a.m. - 5:00 p.m.' };
+
+  it('counts an organization nested in every service once, and ORUK extensions', () => {
+    const items = [
+      {
+        id: 's1',
+        name: 'A',
+        url: 'a.example.org',
+        organization,
+        pc_metadata: { date_modified: '2024-12-10' },
+      },
+      {
+        id: 's2',
+        name: 'B',
+        url: '',
+        organization,
+        pc_targetAudience: [],
+        pc_attendingAccess_additionalInfo: 'Ring',
+      },
+      // The same item again (pages overlapping): one service.
+      {
+        id: 's2',
+        name: 'B',
+        url: '',
+        organization,
+        pc_targetAudience: [],
+        pc_attendingAccess_additionalInfo: 'Ring',
+      },
+      // The same id on a service that differs: another service.
+      { id: 's2', name: 'B (evenings)', url: '', organization },
+    ];
+    const { facts } = countNestedFacts(items);
+    expect(facts.services).toBe(3);
+    expect(facts.organizations).toBe(1);
+    expect(facts.urls).toBe(2);
+    // pc_metadata and pc_attendingAccess_additionalInfo; an empty list says nothing.
+    expect(facts.extensions).toBe(2);
+  });
+
+  it('reads nested organizations with array-wrapped ids and a schedule shared by id', () => {
+    const feed = {
+      id: '1',
+      name: '211',
+      website: '',
+      locations: [
+        {
+          id: 'l1',
+          url: 'www.example.org',
+          schedules: [shared],
+          phones: [{ id: 'ph1', number: '321-555-0100' }],
+          addresss: [{ id: 'ad1', address_1: '1 US Highway 1', country: '' }],
+        },
+        { id: 'l2', schedules: [{ ...shared, description: '' }] },
+      ],
+      services: [
+        {
+          id: [{ id: '2152' }],
+          name: 'Recovery',
+          eligibility_description: 'Adults',
+          languages: [{ name: 'English' }, { name: 'Spanish' }],
+          schedules: [shared],
+        },
+      ],
+    };
+    expect(publishedId(feed.services[0]!.id)).toBe('2152');
+    const { facts, servicesByLanguage } = countNestedFacts([feed]);
+    expect(facts.organizations).toBe(1);
+    expect(facts.services).toBe(1);
+    expect(facts.locations).toBe(2);
+    expect(facts.addresses).toBe(1);
+    // Under l1 and under the service; l2's copy says nothing but its id.
+    expect(facts.schedules).toBe(2);
+    expect(facts['opening times']).toBe(2);
+    expect(facts.phones).toBe(1);
+    expect(facts.languages).toBe(2);
+    expect(servicesByLanguage).toEqual({ english: 1, spanish: 1 });
+    expect(facts.eligibility).toBe(1);
+    expect(facts.urls).toBe(1);
+  });
+});
+
+describe('facts in the records store', () => {
+  const stored: StoredRecord[] = [
+    { type: 'service', id: 's1', parent_ids: [], record: { id: 's1', url: 'https://a.example.org' } },
+    { type: 'service', id: 's2', parent_ids: [], record: { id: 's2', minimum_age: 5 } },
+    {
+      type: 'organization',
+      id: 'o1',
+      parent_ids: [],
+      record: { id: 'o1', name: 'Helpers', website: 'https://h.example.org' },
+    },
+    { type: 'organization', id: 'o2', parent_ids: [], record: { id: 'o2', name: 'Unknown organization' } },
+    { type: 'location', id: 'l1', parent_ids: ['o1'], record: { id: 'l1' } },
+    // One schedule kept for two services (links united), one whose service is gone.
+    { type: 'schedule', id: 'h1', parent_ids: ['s1', 's2'], record: { id: 'h1', opens_at: '09:00' } },
+    { type: 'schedule', id: 'h2', parent_ids: ['s404'], record: { id: 'h2', byday: 'MO' } },
+    { type: 'language', id: 'g1', parent_ids: ['s1', 'l1'], record: { id: 'g1', name: 'English' } },
+    { type: 'language', id: 'g2', parent_ids: ['l1'], record: { id: 'g2', name: 'Polish' } },
+    { type: 'phone', id: 'p1', parent_ids: ['l1'], record: { id: 'p1', number: '555' } },
+    { type: 'address', id: 'a1', parent_ids: ['l1'], record: { id: 'a1', address_1: '1 Main St' } },
+    { type: 'attribute', id: 'at1', parent_ids: ['s2'], record: { id: 'at1', taxonomy_term_id: 't1' } },
+  ];
+  const { facts, unattached, placeholderOrganizations, servicesByLanguage } = countStoredFacts(
+    stored,
+    (organization) => organization.name === 'Unknown organization',
+  );
+
+  it('counts by the source rules, placeholders apart', () => {
+    expect(facts.services).toBe(2);
+    expect(facts.organizations).toBe(1);
+    expect(placeholderOrganizations).toBe(1);
+    expect(facts.schedules).toBe(2);
+    expect(facts['opening times']).toBe(2);
+    expect(unattached.schedules).toBe(1);
+    expect(facts.languages).toBe(2);
+    expect(servicesByLanguage).toEqual({ english: 1, polish: 0 });
+    expect(facts.phones).toBe(1);
+    expect(facts.addresses).toBe(1);
+    expect(facts['taxonomy links']).toBe(1);
+    expect(facts.ages).toBe(1);
+    expect(facts.urls).toBe(2);
+  });
+});
+
+describe('a time of day anywhere in a schedule', () => {
+  it.each(['9:00am', '8:30AM', '5 p.m.', '17:00', '09:00:00', 'Monday - Friday, 9:00 a.m. - 5:00 p.m.'])(
+    'finds %s',
+    (value) => expect(holdsTimeOfDay([value])).toBe(true),
+  );
+  it.each(['By appointment', 'Call', '2024-06-17', 'Monday'])('finds none in %s', (value) =>
+    expect(holdsTimeOfDay([value])).toBe(false),
+  );
+});
