@@ -422,7 +422,13 @@ export type StoredRecord = { type: string; id: string; parent_ids: readonly stri
 export type StoredTally = FactTally & {
   /** Organizations the import made up for services whose organization the feed never names. */
   placeholderOrganizations: number;
+  /** The services that link to one of them. */
+  servicesUnderPlaceholders: number;
 };
+
+/** Whether a record says anything beyond its id and its links (a schedule row of ids alone does not). */
+const hasContent = (record: Json): boolean =>
+  Object.entries(record).some(([key, value]) => key !== 'id' && !key.endsWith('_id') && filled(value));
 
 /**
  * Counts the same facts in the records store. A child counts once per stored service among its
@@ -441,7 +447,7 @@ export function countStoredFacts(
     known.add(r.id);
     if (r.type === 'service') services.add(r.id);
   }
-  let placeholders = 0;
+  const placeholders = new Set<string>();
   const child = (kind: FactKind, r: StoredRecord): string[] => {
     const parents = [...new Set(r.parent_ids)];
     const named = parents.filter((id) => services.has(id));
@@ -464,7 +470,7 @@ export function countStoredFacts(
         break;
       case 'organization':
         if (isPlaceholder(record)) {
-          placeholders += 1;
+          placeholders.add(r.id);
           break;
         }
         tally.add('organizations');
@@ -478,7 +484,7 @@ export function countStoredFacts(
         if (filled(record.address_1)) child('addresses', r);
         break;
       case 'schedule':
-        child('schedules', r);
+        if (hasContent(record)) child('schedules', r);
         if (filled(record.opens_at) || filled(record.closes_at)) child('opening times', r);
         break;
       case 'phone':
@@ -491,14 +497,21 @@ export function countStoredFacts(
         if (filled(record.taxonomy_term_id)) child('taxonomy links', r);
         break;
       case 'contact':
-        child('contacts', r);
+        if (hasContent(record)) child('contacts', r);
         break;
       case 'service_area':
-        child('service areas', r);
+        if (hasContent(record)) child('service areas', r);
         break;
     }
   }
-  return { ...tally.result(), placeholderOrganizations: placeholders };
+  const underPlaceholders = all.filter(
+    (r) => r.type === 'service' && placeholders.has(text(r.record.organization_id)),
+  ).length;
+  return {
+    ...tally.result(),
+    placeholderOrganizations: placeholders.size,
+    servicesUnderPlaceholders: underPlaceholders,
+  };
 }
 
 /** The record type whose import counts (repaired, rejected, reasons) stand for a kind of fact. */

@@ -194,6 +194,10 @@ describe('facts in the records store', () => {
       record: { id: 'o1', name: 'Helpers', website: 'https://h.example.org' },
     },
     { type: 'organization', id: 'o2', parent_ids: [], record: { id: 'o2', name: 'Unknown organization' } },
+    { type: 'service', id: 's3', parent_ids: [], record: { id: 's3', organization_id: 'o2' } },
+    // A contact of ids alone is no fact, in the store as in the source.
+    { type: 'contact', id: 'c1', parent_ids: ['s1'], record: { id: 'c1', service_id: 's1' } },
+    { type: 'contact', id: 'c2', parent_ids: ['s1'], record: { id: 'c2', service_id: 's1', name: 'Ann' } },
     { type: 'location', id: 'l1', parent_ids: ['o1'], record: { id: 'l1' } },
     // One schedule kept for two services (links united), one whose service is gone.
     { type: 'schedule', id: 'h1', parent_ids: ['s1', 's2'], record: { id: 'h1', opens_at: '09:00' } },
@@ -204,15 +208,15 @@ describe('facts in the records store', () => {
     { type: 'address', id: 'a1', parent_ids: ['l1'], record: { id: 'a1', address_1: '1 Main St' } },
     { type: 'attribute', id: 'at1', parent_ids: ['s2'], record: { id: 'at1', taxonomy_term_id: 't1' } },
   ];
-  const { facts, unattached, placeholderOrganizations, servicesByLanguage } = countStoredFacts(
-    stored,
-    (organization) => organization.name === 'Unknown organization',
-  );
+  const { facts, unattached, placeholderOrganizations, servicesUnderPlaceholders, servicesByLanguage } =
+    countStoredFacts(stored, (organization) => organization.name === 'Unknown organization');
 
   it('counts by the source rules, placeholders apart', () => {
-    expect(facts.services).toBe(2);
+    expect(facts.services).toBe(3);
     expect(facts.organizations).toBe(1);
     expect(placeholderOrganizations).toBe(1);
+    expect(servicesUnderPlaceholders).toBe(1);
+    expect(facts.contacts).toBe(1);
     expect(facts.schedules).toBe(2);
     expect(facts['opening times']).toBe(2);
     expect(unattached.schedules).toBe(1);
