@@ -5,14 +5,15 @@
  * under its own index prefix by the import an operator runs (`importAndReindex`, as `hsds
  * import`), and every kind of fact people use (services, organizations, locations, addresses,
  * schedules and those with an opening time, phones, languages, taxonomy links, contacts, service
- * areas, eligibility, ages, URLs, extensions) is counted twice by the same rules
+ * areas, eligibility, ages, URLs, extensions, the publisher's modified dates) is counted twice by the same rules
  * (lib/realdata-facts.ts): in the source as the publisher meant it, read straight from its files
  * (csv-parse, JSON.parse; none of the import's leniency), and in the records store afterwards.
  * Printed per feed: kind | source | kept | repaired | dropped | kept %, with the import report's
  * reasons for what was dropped; the placeholder organizations the import made up; the share of
  * services that `open_at` a weekday noon finds (the API built in-process, the feed's time zone as
- * DIRECTORY_TIMEZONE; the next Wednesday unless --open-at); and what `language=` finds for the
- * feed's most common language against the services the source says speak it.
+ * DIRECTORY_TIMEZONE; the next Wednesday unless --open-at); what `language=` finds for the
+ * feed's most common language against the services the source says speak it; and the text
+ * values with mojibake (UTF-8 read as CP437/CP1252) in the source and in the store.
  *
  * The feeds, under BENCH_REALDATA_DIR (default bench/.data/realdata, git-ignored). Their licence
  * is unknown: fetch them for development only and NEVER commit them (nor copy them into test/;
@@ -154,6 +155,7 @@ function dropReasons(kind: FactKind, summary: ImportSummary): [string, number][]
     ages: /\.(minimum_age|maximum_age)$/,
     urls: /\.(url|website)$/,
     extensions: /\.(x-|pc_)/,
+    'modified dates': /\.(last_modified|pc_metadata)$/,
   };
   const losing =
     /^(invalid|duplicate|skipped-with-parent|dangling-reference|dropped-field|unreadable|unknown-table): /;
@@ -179,6 +181,7 @@ function repairs(kind: FactKind, summary: ImportSummary): number {
     ages: /^repaired: service\.(minimum_age|maximum_age)$/,
     urls: /^repaired: \w+\.(url|website)$/,
     extensions: /^repaired: \w+\.(x-|pc_)/,
+    'modified dates': /^repaired: service\.last_modified$/,
   };
   const field = fields[kind];
   if (!field) return summary.by_type[RECORD_TYPE_OF[kind]]?.repaired ?? 0;
@@ -223,6 +226,7 @@ async function measure(url: string, feed: Feed, location: string): Promise<FeedR
   const stored = countStoredFacts(
     (await readAllRecords(engine)).values(),
     (organization) => organization.name === PLACEHOLDER_ORGANIZATION_NAME,
+    Date.parse(summary.started_at),
   );
 
   const rows = FACT_KINDS.map((kind) => {
@@ -301,6 +305,7 @@ function print(result: FeedResult): void {
   console.log(
     `\n${short.length === 0 ? 'PASS' : 'MISS'}  every kind of fact >= 99% kept${short.length ? `: not ${short.map((row) => row.kind).join(', ')}` : ''}`,
   );
+  console.log(`texts with mojibake: source ${result.source.mojibake}, stored ${result.stored.mojibake}`);
   console.log(
     `placeholder organizations: ${result.stored.placeholderOrganizations} (${result.stored.servicesUnderPlaceholders} services under them)`,
   );

@@ -18,7 +18,9 @@
  * - services, organizations and locations count once per distinct record: an organization nested
  *   in every service of an ORUK feed is one organization, but one id on records that differ is
  *   several records (a feed repeating an id is the publisher's slip, not one record); field facts
- *   (URLs, eligibility, ages, extensions) once per record that has them.
+ *   (URLs, eligibility, ages, extensions, the publisher's modified date) once per record that has
+ *   them. A modified date is kept when the stored `last_modified` precedes the import (the
+ *   import stamps its own time on a service without one).
  */
 
 export const FACT_KINDS = [
@@ -37,6 +39,7 @@ export const FACT_KINDS = [
   'ages',
   'urls',
   'extensions',
+  'modified dates',
 ] as const;
 
 export type FactKind = (typeof FACT_KINDS)[number];
@@ -48,6 +51,8 @@ export type FactTally = {
   unattached: Partial<Record<FactKind, number>>;
   /** Distinct services per language name (lower case): what a `language=` filter should find. */
   servicesByLanguage: Record<string, number>;
+  /** Text values holding UTF-8 read as CP437 or CP1252 (`directorGÇÖs`, `directorâ€™s`). */
+  mojibake: number;
 };
 
 type Row = Record<string, string | undefined>;
@@ -74,6 +79,20 @@ const TIME_OF_DAY = /\b(?:[01]?\d|2[0-3]):[0-5]\d\b|\b(?:1[0-2]|0?[1-9])(?::[0-5
 export const holdsTimeOfDay = (values: readonly unknown[]): boolean =>
   values.some((value) => typeof value === 'string' && TIME_OF_DAY.test(value));
 
+/**
+ * UTF-8 punctuation read back as CP437 (`GÇÖ` for a right quote, the Miami feed's) or CP1252
+ * (`â€™`), and accented letters read as CP1252 (`Ã©`).
+ */
+const MOJIBAKE = /GÇ[\u0080-\u00ff]|â€|Ã[\u00a0-\u00bf]/;
+
+/** Text values with mojibake anywhere in a value (nested objects and lists too). */
+export function countMojibake(value: unknown): number {
+  if (typeof value === 'string') return MOJIBAKE.test(value) ? 1 : 0;
+  if (Array.isArray(value)) return value.reduce((sum: number, v) => sum + countMojibake(v), 0);
+  if (typeof value === 'object' && value !== null) return countMojibake(Object.values(value));
+  return 0;
+}
+
 /** Extension fields: the `x-` convention of HSDS 3, and ORUK publishers' `pc_` fields. */
 const EXTENSION_KEY = /^(?:x-|pc_)/;
 
@@ -90,6 +109,7 @@ export const splitIds = (value: unknown): string[] =>
 class Tally {
   readonly facts = emptyCounts();
   readonly unattached: Partial<Record<FactKind, number>> = {};
+  mojibake = 0;
   private readonly languageServices = new Map<string, Set<string>>();
 
   add(kind: FactKind, n = 1): void {
@@ -118,6 +138,7 @@ class Tally {
       servicesByLanguage: Object.fromEntries(
         [...this.languageServices].map(([name, services]) => [name, services.size]),
       ),
+      mojibake: this.mojibake,
     };
   }
 }
@@ -172,6 +193,8 @@ export function countTabularFacts(tables: Record<string, Row[]>): FactTally {
       ([column, value]) => column !== 'id' && !column.endsWith('_id') && filled(value),
     );
 
+  for (const rows of Object.values(tables)) tally.mojibake += countMojibake(rows);
+
   const serviceRows = firstTable(tables, 'services');
   const organizationRows = firstTable(tables, 'organizations');
   const locationRows = firstTable(tables, 'locations');
@@ -209,6 +232,7 @@ export function countTabularFacts(tables: Record<string, Row[]>): FactTally {
   const eligible = new Set<string>();
   const aged = new Set<string>();
   for (const row of serviceRows) {
+    if (filled(row.last_modified)) tally.add('modified dates');
     if (filled(row.eligibility_description)) eligible.add(text(row.id));
     if (filled(row.minimum_age) || filled(row.maximum_age)) aged.add(text(row.id));
   }
@@ -344,6 +368,13 @@ export function countNestedFacts(items: readonly unknown[]): FactTally {
         const id = `${publishedId(record.id)}#${seen.service.size}`;
         tally.add('services');
         url(record);
+        // ORUK publishers keep theirs in `pc_metadata.date_modified`.
+        if (
+          filled(record.last_modified) ||
+          objects(record.pc_metadata).some((m) => filled(m.date_modified))
+        ) {
+          tally.add('modified dates');
+        }
         if (
           filled(record.eligibility_description) ||
           objects(record.eligibilitys).some((e) => filled(e.eligibility))
@@ -406,6 +437,7 @@ export function countNestedFacts(items: readonly unknown[]): FactTally {
   }
 
   for (const item of items) {
+    tally.mojibake += countMojibake(item);
     for (const record of objects(item)) {
       walk(Array.isArray(record.services) ? 'organization' : 'service', record, undefined);
     }
@@ -438,6 +470,8 @@ const hasContent = (record: Json): boolean =>
 export function countStoredFacts(
   records: Iterable<StoredRecord>,
   isPlaceholder: (organization: Json) => boolean,
+  /** When the import began (ms): a service's `last_modified` before it is the publisher's, not ours. */
+  importStartedAt = Number.POSITIVE_INFINITY,
 ): StoredTally {
   const tally = new Tally();
   const all = [...records];
@@ -461,10 +495,12 @@ export function countStoredFacts(
   for (const r of all) {
     const record = r.record;
     tally.add('extensions', countExtensions(record));
+    tally.mojibake += countMojibake(record);
     switch (r.type) {
       case 'service':
         tally.add('services');
         if (filled(record.url)) tally.add('urls');
+        if (Date.parse(text(record.last_modified)) < importStartedAt) tally.add('modified dates');
         if (filled(record.eligibility_description)) tally.add('eligibility');
         if (filled(record.minimum_age) || filled(record.maximum_age)) tally.add('ages');
         break;
@@ -531,4 +567,5 @@ export const RECORD_TYPE_OF: Record<FactKind, string> = {
   ages: 'service',
   urls: 'service',
   extensions: 'service',
+  'modified dates': 'service',
 };

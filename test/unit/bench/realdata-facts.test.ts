@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  countMojibake,
   countNestedFacts,
   countStoredFacts,
   countTabularFacts,
@@ -13,7 +14,7 @@ import {
 
 const tables = {
   services: [
-    { id: 's1', organization_id: 'o1', name: 'Food bank', url: 'foodbank.example.org' },
+    { id: 's1', organization_id: 'o1', name: 'The directorGÇÖs food bank', url: 'foodbank.example.org' },
     { id: 's2', organization_id: 'o1', name: 'Shelter', url: '' },
     { id: 's3', organization_id: 'o9', name: 'Clinic', url: '', eligibility_description: 'Adults' },
   ],
@@ -75,6 +76,10 @@ describe('facts of a tabular feed, as the publisher meant them', () => {
     expect(facts.urls).toBe(2);
     expect(facts.eligibility).toBe(1);
     expect(facts.addresses).toBe(1);
+  });
+
+  it('counts the text values with mojibake', () => {
+    expect(countTabularFacts(tables).mojibake).toBe(1);
   });
 
   it('counts a row without an id, once per service a link column lists', () => {
@@ -139,6 +144,8 @@ describe('facts of nested items', () => {
     expect(facts.urls).toBe(2);
     // pc_metadata and pc_attendingAccess_additionalInfo; an empty list says nothing.
     expect(facts.extensions).toBe(2);
+    // The publisher's modified date, in pc_metadata.
+    expect(facts['modified dates']).toBe(1);
   });
 
   it('reads nested organizations with array-wrapped ids and a schedule shared by id', () => {
@@ -185,8 +192,19 @@ describe('facts of nested items', () => {
 
 describe('facts in the records store', () => {
   const stored: StoredRecord[] = [
-    { type: 'service', id: 's1', parent_ids: [], record: { id: 's1', url: 'https://a.example.org' } },
-    { type: 'service', id: 's2', parent_ids: [], record: { id: 's2', minimum_age: 5 } },
+    {
+      type: 'service',
+      id: 's1',
+      parent_ids: [],
+      record: { id: 's1', url: 'https://a.example.org', last_modified: '2024-12-10T00:00:00Z' },
+    },
+    // Stamped by the import: no date of the publisher's.
+    {
+      type: 'service',
+      id: 's2',
+      parent_ids: [],
+      record: { id: 's2', minimum_age: 5, last_modified: '2026-12-07T10:00:00Z' },
+    },
     {
       type: 'organization',
       id: 'o1',
@@ -209,7 +227,11 @@ describe('facts in the records store', () => {
     { type: 'attribute', id: 'at1', parent_ids: ['s2'], record: { id: 'at1', taxonomy_term_id: 't1' } },
   ];
   const { facts, unattached, placeholderOrganizations, servicesUnderPlaceholders, servicesByLanguage } =
-    countStoredFacts(stored, (organization) => organization.name === 'Unknown organization');
+    countStoredFacts(
+      stored,
+      (organization) => organization.name === 'Unknown organization',
+      Date.parse('2026-12-07T09:00:00Z'),
+    );
 
   it('counts by the source rules, placeholders apart', () => {
     expect(facts.services).toBe(3);
@@ -227,7 +249,18 @@ describe('facts in the records store', () => {
     expect(facts['taxonomy links']).toBe(1);
     expect(facts.ages).toBe(1);
     expect(facts.urls).toBe(2);
+    expect(facts['modified dates']).toBe(1);
   });
+});
+
+describe('mojibake', () => {
+  it.each([
+    ['directorGÇÖs', 1],
+    ['directorâ€™s', 1],
+    ['cafÃ©', 1],
+    ['café, director’s', 0],
+    [{ a: ['GÇ£quotedGÇ¥', 'plain'], b: { c: 'GÇÖ' } }, 2],
+  ])('in %j: %i', (value, n) => expect(countMojibake(value)).toBe(n));
 });
 
 describe('a time of day anywhere in a schedule', () => {
