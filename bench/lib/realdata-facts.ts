@@ -93,6 +93,14 @@ export function countMojibake(value: unknown): number {
   return 0;
 }
 
+/**
+ * A web address as publishers write them, with or without a scheme (`unitedwaymiami.org`,
+ * `www.example.org/help`); an organization's name in the URL column (`Warmley Community Centre`)
+ * is no URL, so no fact an import could keep.
+ */
+export const looksLikeUrl = (value: unknown): boolean =>
+  /^(?:https?:\/\/)?[^\s/@]+\.[a-z]{2,}(?:[/\\?#:]\S*)?$/i.test(text(value));
+
 /** Extension fields: the `x-` convention of HSDS 3, and ORUK publishers' `pc_` fields. */
 const EXTENSION_KEY = /^(?:x-|pc_)/;
 
@@ -253,7 +261,7 @@ export function countTabularFacts(tables: Record<string, Row[]>): FactTally {
   tally.add('ages', aged.size);
 
   for (const row of [...serviceRows, ...organizationRows, ...locationRows]) {
-    if (filled(row.url) || filled(row.website)) tally.add('urls');
+    if (looksLikeUrl(row.url) || looksLikeUrl(row.website)) tally.add('urls');
   }
   return tally.result();
 }
@@ -311,7 +319,7 @@ export function countNestedFacts(items: readonly unknown[]): FactTally {
     return true;
   };
   const url = (record: Json) => {
-    if (filled(record.url) || filled(record.website)) tally.add('urls');
+    if (looksLikeUrl(record.url) || looksLikeUrl(record.website)) tally.add('urls');
   };
 
   // `service`: the service id a child found under it belongs to (a child under a location counts once).

@@ -5,6 +5,7 @@ import {
   countStoredFacts,
   countTabularFacts,
   holdsTimeOfDay,
+  looksLikeUrl,
   publishedId,
   type StoredRecord,
 } from '../../../bench/lib/realdata-facts.ts';
@@ -251,6 +252,19 @@ describe('facts in the records store', () => {
     expect(facts.urls).toBe(2);
     expect(facts['modified dates']).toBe(1);
   });
+});
+
+describe('a URL as publishers write them', () => {
+  it.each([
+    'https://helpers.example.org',
+    'http://1625ip.co.uk',
+    'unitedwaymiami.org',
+    'www.facebook.com/LifePointeMinistries/',
+    'Guardianangelshomehelp.co.uk',
+  ])('%s is one', (value) => expect(looksLikeUrl(value)).toBe(true));
+  it.each(['Warmley Community Centre', 'releasethesilence', 'info@example.org', ''])('%j is none', (value) =>
+    expect(looksLikeUrl(value)).toBe(false),
+  );
 });
 
 describe('mojibake', () => {
