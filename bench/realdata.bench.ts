@@ -337,6 +337,22 @@ if (present.length === 0) {
       print(result);
       results.push(result);
     }
+    // One line a feed, to compare runs at a glance: the kinds below 99% and the least kept.
+    const summary: (string | number)[][] = [['feed', 'kinds < 99% kept', 'least kept', 'open_at finds']];
+    for (const result of results) {
+      const rows = result.rows.filter((row) => row.source > 0);
+      const least = rows.reduce<(typeof rows)[number] | undefined>(
+        (worst, row) => (!worst || row.kept / row.source < worst.kept / worst.source ? row : worst),
+        undefined,
+      );
+      summary.push([
+        result.feed,
+        rows.filter((row) => row.kept < row.source * 0.99).length,
+        least ? `${least.kind} ${percent(least.kept, least.source)}` : '-',
+        percent(result.open_at.found, result.open_at.served),
+      ]);
+    }
+    console.log(`\n== all feeds\n\n${formatTable(summary)}`);
     const file = writeResults(
       'realdata',
       results.map(({ report, ...rest }) => ({
