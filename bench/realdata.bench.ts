@@ -294,6 +294,11 @@ function print(result: FeedResult): void {
       console.log(`  ${row.kind}: ${reasons.length ? reasons.join('; ') : 'no reason in the report'}`);
     }
   }
+  if (result.source.timesInTextOnly > 0) {
+    console.log(
+      `\nof the source's opening times, ${result.source.timesInTextOnly} are written only in free text (original_text, description)`,
+    );
+  }
   const unattached = Object.entries(result.source.unattached);
   if (unattached.length > 0) {
     console.log(

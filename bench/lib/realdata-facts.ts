@@ -53,7 +53,27 @@ export type FactTally = {
   servicesByLanguage: Record<string, number>;
   /** Text values holding UTF-8 read as CP437 or CP1252 (`directorGÇÖs`, `directorâ€™s`). */
   mojibake: number;
+  /**
+   * Of the opening times, those written only in free text (`original_text`, `description`:
+   * "8:30am-5:00pm, Tue, Fri; 8:30am-8:00pm, Mon, Wed"), which an import keeps as text and can
+   * place in opens_at/closes_at only by reading prose.
+   */
+  timesInTextOnly: number;
 };
+
+/** Schedule columns of prose: a time there is a sentence's, not a field's. */
+const FREE_TEXT = new Set(['original_text', 'description', 'notes', 'name', 'attending_type']);
+
+/** Whether a schedule says when it opens, and whether only its prose does. */
+function openingTime(schedule: Record<string, unknown>): { stated: boolean; textOnly: boolean } {
+  if (filled(schedule.opens_at) || filled(schedule.closes_at)) return { stated: true, textOnly: false };
+  const fields = Object.entries(schedule).filter(([key]) => key !== 'id' && !key.endsWith('_id'));
+  if (holdsTimeOfDay(fields.filter(([key]) => !FREE_TEXT.has(key)).map(([, v]) => v))) {
+    return { stated: true, textOnly: false };
+  }
+  const stated = holdsTimeOfDay(fields.map(([, v]) => v));
+  return { stated, textOnly: stated };
+}
 
 type Row = Record<string, string | undefined>;
 
@@ -118,6 +138,7 @@ class Tally {
   readonly facts = emptyCounts();
   readonly unattached: Partial<Record<FactKind, number>> = {};
   mojibake = 0;
+  timesInTextOnly = 0;
   private readonly languageServices = new Map<string, Set<string>>();
 
   add(kind: FactKind, n = 1): void {
@@ -147,6 +168,7 @@ class Tally {
         [...this.languageServices].map(([name, services]) => [name, services.size]),
       ),
       mojibake: this.mojibake,
+      timesInTextOnly: this.timesInTextOnly,
     };
   }
 }
@@ -215,7 +237,13 @@ export function countTabularFacts(tables: Record<string, Row[]>): FactTally {
   );
   const scheduleRows = firstTable(tables, 'regular_schedules', 'holiday_schedules', 'schedules');
   child('schedules', scheduleRows, (row) => content(row).length > 0);
-  child('opening times', scheduleRows, (row) => holdsTimeOfDay(content(row).map(([, value]) => value)));
+  for (const row of scheduleRows) {
+    const time = openingTime(row);
+    if (!time.stated) continue;
+    const linked = links(row);
+    const n = tally.child('opening times', linked.services.length, linked.other);
+    if (time.textOnly) tally.timesInTextOnly += n;
+  }
   child('phones', firstTable(tables, 'phones'), (row) => filled(row.number));
   for (const row of firstTable(tables, 'languages')) {
     const name = row.language ?? row.name;
@@ -329,8 +357,10 @@ export function countNestedFacts(items: readonly unknown[]): FactTally {
         const { id: _, ...rest } = schedule;
         if (!Object.values(rest).some(filled)) continue;
         tally.child('schedules', service ? 1 : 0, true);
-        if (filled(schedule.opens_at) || filled(schedule.closes_at) || holdsTimeOfDay(Object.values(rest))) {
+        const time = openingTime(schedule);
+        if (time.stated) {
           tally.child('opening times', service ? 1 : 0, true);
+          if (time.textOnly) tally.timesInTextOnly += 1;
         }
       }
     }

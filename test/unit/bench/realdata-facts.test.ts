@@ -44,6 +44,8 @@ const tables = {
       valid_to: '',
       description: 'By appointment',
     },
+    // Miami: a weekday row without times, its hours only in the service's prose.
+    { id: '', service_id: 's3', weekday: 'Tuesday', opens_at: '', original_text: '8:30am-5:00pm, Tue, Fri' },
   ],
   phones: [
     { id: 'p1', service_id: 's1,s2,s3', location_id: 'l1', number: '555-0100' },
@@ -68,7 +70,7 @@ const tables = {
 };
 
 describe('facts of a tabular feed, as the publisher meant them', () => {
-  const { facts, unattached, servicesByLanguage } = countTabularFacts(tables);
+  const { facts, unattached, servicesByLanguage, timesInTextOnly } = countTabularFacts(tables);
 
   it('counts records and field facts once each', () => {
     expect(facts.services).toBe(3);
@@ -84,9 +86,10 @@ describe('facts of a tabular feed, as the publisher meant them', () => {
   });
 
   it('counts a row without an id, once per service a link column lists', () => {
-    // 3 weekday rows + (s1, s2) + the location's row; the row for a service the feed lacks is unattached.
-    expect(facts.schedules).toBe(6);
-    expect(facts['opening times']).toBe(4);
+    // 3 weekday rows + (s1, s2) + the location's row + s3's; the row for a service the feed lacks is unattached.
+    expect(facts.schedules).toBe(7);
+    expect(facts['opening times']).toBe(5);
+    expect(timesInTextOnly).toBe(1);
     expect(unattached.schedules).toBe(1);
     // p1 for three services, p2 for its location; p3 has no number.
     expect(facts.phones).toBe(4);
@@ -175,7 +178,7 @@ describe('facts of nested items', () => {
       ],
     };
     expect(publishedId(feed.services[0]!.id)).toBe('2152');
-    const { facts, servicesByLanguage } = countNestedFacts([feed]);
+    const { facts, servicesByLanguage, timesInTextOnly } = countNestedFacts([feed]);
     expect(facts.organizations).toBe(1);
     expect(facts.services).toBe(1);
     expect(facts.locations).toBe(2);
@@ -183,6 +186,7 @@ describe('facts of nested items', () => {
     // Under l1 and under the service; l2's copy says nothing but its id.
     expect(facts.schedules).toBe(2);
     expect(facts['opening times']).toBe(2);
+    expect(timesInTextOnly).toBe(2);
     expect(facts.phones).toBe(1);
     expect(facts.languages).toBe(2);
     expect(servicesByLanguage).toEqual({ english: 1, spanish: 1 });
