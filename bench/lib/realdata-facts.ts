@@ -8,10 +8,11 @@
  * The unit is one fact as a reader of a service meets it:
  * - a child record (schedule, phone, language, contact, taxonomy link, service area) counts once
  *   per service it is attached to: a schedule row whose `service_id` lists three services, or one
- *   schedule shared by three services, is three services' hours. A child attached to no service
- *   but to another record the feed has (a location's phone) counts once. A child attached to
- *   nothing the feed has (an eligibility row with a blank `service_id`) is unattached: it is
- *   reported, not counted, since no import can show it with anything.
+ *   schedule shared by three services, is three services' hours. A child that names no service
+ *   but another record the feed has (a location's phone) counts once. A child attached to
+ *   nothing the feed has (an eligibility row with a blank `service_id`, a phone whose services
+ *   are all missing from the feed) is unattached: it is reported, not counted, since no import
+ *   can show it with anything.
  * - a row without an id still counts (ids are the publisher's bookkeeping, not the fact);
  * - a row that carries no content of its kind (an address without a street, a language without
  *   a name, a phone without a number) is no fact;
@@ -208,7 +209,8 @@ export function countTabularFacts(tables: Record<string, Row[]>): FactTally {
         else other = true;
       }
     }
-    return { services: [...named], other };
+    // A row that names services is about them: when none is in the feed, its location is no home.
+    return { services: [...named], other: other && splitIds(row.service_id).length === 0 };
   };
   const child = (kind: FactKind, rows: Row[], isFact: (row: Row) => boolean) => {
     for (const row of rows) {
@@ -523,11 +525,10 @@ export function countStoredFacts(
   const child = (kind: FactKind, r: StoredRecord): string[] => {
     const parents = [...new Set(r.parent_ids)];
     const named = parents.filter((id) => services.has(id));
-    tally.child(
-      kind,
-      named.length,
-      parents.some((id) => known.has(id)),
-    );
+    // As in the source: a record that names a service is about services (a copy made for a
+    // service the feed lacks is not counted through the location it shares with the others).
+    const namesService = filled(r.record.service_id) || r.record.link_entity === 'service';
+    tally.child(kind, named.length, !namesService && parents.some((id) => known.has(id)));
     return named;
   };
   for (const r of all) {

@@ -35,7 +35,8 @@ const tables = {
   // DC: times in date columns, one row for a list of services, one for a service the feed lacks.
   schedules: [
     { id: '7', service_id: 's1, s2', location_id: '', valid_from: '8:30AM', valid_to: '5:30PM' },
-    { id: '8', service_id: 's404', location_id: '', valid_from: '8:30AM', valid_to: '' },
+    // A row for a service the feed lacks is not counted through its location.
+    { id: '8', service_id: 's404', location_id: 'l1', valid_from: '8:30AM', valid_to: '' },
     {
       id: '9',
       service_id: '',
@@ -224,7 +225,12 @@ describe('facts in the records store', () => {
     { type: 'location', id: 'l1', parent_ids: ['o1'], record: { id: 'l1' } },
     // One schedule kept for two services (links united), one whose service is gone.
     { type: 'schedule', id: 'h1', parent_ids: ['s1', 's2'], record: { id: 'h1', opens_at: '09:00' } },
-    { type: 'schedule', id: 'h2', parent_ids: ['s404'], record: { id: 'h2', byday: 'MO' } },
+    {
+      type: 'schedule',
+      id: 'h2',
+      parent_ids: ['s404', 'l1'],
+      record: { id: 'h2', service_id: 's404', byday: 'MO' },
+    },
     { type: 'language', id: 'g1', parent_ids: ['s1', 'l1'], record: { id: 'g1', name: 'English' } },
     { type: 'language', id: 'g2', parent_ids: ['l1'], record: { id: 'g2', name: 'Polish' } },
     { type: 'phone', id: 'p1', parent_ids: ['l1'], record: { id: 'p1', number: '555' } },
