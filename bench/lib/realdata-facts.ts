@@ -135,6 +135,28 @@ export const splitIds = (value: unknown): string[] =>
     .map((id) => id.trim())
     .filter(Boolean);
 
+/**
+ * How many facts one child record is, from the records it names that exist: one per service;
+ * for hours (`perLocation`), one per service at each location it names (a row for a service at
+ * two locations is its hours at both; a phone for two locations is still one number of the
+ * service's). Without a service: one per location (hours) or one, if it names another record. A
+ * child that names services, none of which exist, is attached to nothing (0), even if it names a
+ * location: it is about them.
+ */
+export function factsOfChild(links: {
+  services: number;
+  locations: number;
+  namesService: boolean;
+  other: boolean;
+  perLocation: boolean;
+}): number {
+  const locations = links.perLocation ? links.locations : Math.min(1, links.locations);
+  if (links.services > 0) return links.services * Math.max(1, locations);
+  if (links.namesService) return 0;
+  if (locations > 0) return locations;
+  return links.other ? 1 : 0;
+}
+
 class Tally {
   readonly facts = emptyCounts();
   readonly unattached: Partial<Record<FactKind, number>> = {};
@@ -146,9 +168,8 @@ class Tally {
     this.facts[kind] += n;
   }
 
-  /** A child fact attached to `services` services, else (`other`) to another record, else to none. */
-  child(kind: FactKind, services: number, other: boolean): number {
-    const n = services > 0 ? services : other ? 1 : 0;
+  /** A child that is `n` facts (factsOfChild); none is a child attached to nothing. */
+  child(kind: FactKind, n: number): number {
     if (n === 0) this.unattached[kind] = (this.unattached[kind] ?? 0) + 1;
     this.facts[kind] += n;
     return n;
@@ -198,25 +219,32 @@ export function countTabularFacts(tables: Record<string, Row[]>): FactTally {
     ids.set(column, new Set(firstTable(tables, ...names).flatMap((row) => splitIds(row.id))));
   }
   const services = ids.get('service_id')!;
-  /** The services a row names (that the feed has), and whether it names any other record it has. */
-  const links = (row: Row): { services: string[]; other: boolean } => {
+  /** The services a row names (that the feed has), and how many facts the row is. */
+  const links = (row: Row, perLocation = false): { services: string[]; n: number } => {
     let other = false;
     const named = new Set<string>();
+    const locations = new Set<string>();
     for (const [column, known] of ids) {
       for (const id of splitIds(row[column])) {
         if (!known.has(id)) continue;
         if (column === 'service_id') named.add(id);
+        else if (column === 'location_id') locations.add(id);
         else other = true;
       }
     }
-    // A row that names services is about them: when none is in the feed, its location is no home.
-    return { services: [...named], other: other && splitIds(row.service_id).length === 0 };
+    const n = factsOfChild({
+      services: named.size,
+      locations: locations.size,
+      namesService: splitIds(row.service_id).length > 0,
+      other,
+      perLocation,
+    });
+    return { services: [...named], n };
   };
-  const child = (kind: FactKind, rows: Row[], isFact: (row: Row) => boolean) => {
+  const child = (kind: FactKind, rows: Row[], isFact: (row: Row) => boolean, perLocation = false) => {
     for (const row of rows) {
       if (!isFact(row)) continue;
-      const linked = links(row);
-      tally.child(kind, linked.services.length, linked.other);
+      tally.child(kind, links(row, perLocation).n);
     }
   };
   // A row's own content: every column but its id and its links.
@@ -238,12 +266,12 @@ export function countTabularFacts(tables: Record<string, Row[]>): FactTally {
     filled(row.address_1),
   );
   const scheduleRows = firstTable(tables, 'regular_schedules', 'holiday_schedules', 'schedules');
-  child('schedules', scheduleRows, (row) => content(row).length > 0);
+  child('schedules', scheduleRows, (row) => content(row).length > 0, true);
   for (const row of scheduleRows) {
     const time = openingTime(row);
     if (!time.stated) continue;
-    const linked = links(row);
-    const n = tally.child('opening times', linked.services.length, linked.other);
+    const linked = links(row, true);
+    const n = tally.child('opening times', linked.n);
     if (time.textOnly) tally.timesInTextOnly += n;
   }
   child('phones', firstTable(tables, 'phones'), (row) => filled(row.number));
@@ -251,7 +279,7 @@ export function countTabularFacts(tables: Record<string, Row[]>): FactTally {
     const name = row.language ?? row.name;
     if (!filled(name)) continue;
     const linked = links(row);
-    tally.child('languages', linked.services.length, linked.other);
+    tally.child('languages', linked.n);
     tally.language(name!, linked.services);
   }
   child(
@@ -352,16 +380,17 @@ export function countNestedFacts(items: readonly unknown[]): FactTally {
     if (looksLikeUrl(record.url) || looksLikeUrl(record.website)) tally.add('urls');
   };
 
-  // `service`: the service id a child found under it belongs to (a child under a location counts once).
-  const schedules = (record: Json, service: string | undefined) => {
+  // Each nesting is one fact (a schedule under a location, or under a service); `service` (of
+  // languages) is the service id a language found under it speaks for.
+  const schedules = (record: Json) => {
     for (const key of SCHEDULE_KEYS) {
       for (const schedule of objects(record[key])) {
         const { id: _, ...rest } = schedule;
         if (!Object.values(rest).some(filled)) continue;
-        tally.child('schedules', service ? 1 : 0, true);
+        tally.child('schedules', 1);
         const time = openingTime(schedule);
         if (time.stated) {
-          tally.child('opening times', service ? 1 : 0, true);
+          tally.child('opening times', 1);
           if (time.textOnly) tally.timesInTextOnly += 1;
         }
       }
@@ -371,14 +400,14 @@ export function countNestedFacts(items: readonly unknown[]): FactTally {
     for (const language of objects(record.languages)) {
       const name = text(language.name ?? language.language);
       if (!name) continue;
-      tally.child('languages', service ? 1 : 0, true);
+      tally.child('languages', 1);
       tally.language(name, service ? [service] : []);
     }
     // HSDS 2.0-style nesting: a list of language names.
     if (Array.isArray(record.languages)) {
       for (const name of record.languages) {
         if (typeof name !== 'string' || !name.trim()) continue;
-        tally.child('languages', service ? 1 : 0, true);
+        tally.child('languages', 1);
         tally.language(name, service ? [service] : []);
       }
     }
@@ -429,24 +458,24 @@ export function countNestedFacts(items: readonly unknown[]): FactTally {
           walk('organization', organization, undefined);
         for (const sal of objects(record.service_at_locations)) walk('service_at_location', sal, id);
         for (const location of objects(record.locations)) walk('location', location, id);
-        schedules(record, id);
+        schedules(record);
         languages(record, id);
         phones(record, id);
         contacts(record, id);
         for (const area of [...objects(record.service_areas), ...objects(record.service_area)]) {
           const { id: _, ...rest } = area;
-          if (Object.values(rest).some(filled)) tally.child('service areas', 1, true);
+          if (Object.values(rest).some(filled)) tally.child('service areas', 1);
         }
         for (const link of [...objects(record.attributes), ...objects(record.service_taxonomys)]) {
           if (filled(link.taxonomy_term_id ?? link.taxonomy_id ?? link.taxonomy_term)) {
-            tally.child('taxonomy links', 1, true);
+            tally.child('taxonomy links', 1);
           }
         }
         return;
       }
       case 'service_at_location':
         for (const location of objects(record.location)) walk('location', location, service);
-        schedules(record, service);
+        schedules(record);
         phones(record, service);
         contacts(record, service);
         return;
@@ -455,22 +484,22 @@ export function countNestedFacts(items: readonly unknown[]): FactTally {
         url(record);
         for (const key of ADDRESS_KEYS) {
           for (const address of objects(record[key])) {
-            if (filled(address.address_1)) tally.child('addresses', service ? 1 : 0, true);
+            if (filled(address.address_1)) tally.child('addresses', 1);
           }
         }
-        schedules(record, service);
+        schedules(record);
         languages(record, service);
         phones(record, service);
         contacts(record, service);
         return;
       case 'contact': {
         const { id: _, ...rest } = record;
-        if (Object.values(rest).some(filled)) tally.child('contacts', service ? 1 : 0, true);
+        if (Object.values(rest).some(filled)) tally.child('contacts', 1);
         phones(record, service);
         return;
       }
       case 'phone':
-        if (filled(record.number)) tally.child('phones', service ? 1 : 0, true);
+        if (filled(record.number)) tally.child('phones', 1);
         languages(record, undefined);
         return;
     }
@@ -516,19 +545,31 @@ export function countStoredFacts(
   const tally = new Tally();
   const all = [...records];
   const services = new Set<string>();
+  const locations = new Set<string>();
   const known = new Set<string>();
   for (const r of all) {
     known.add(r.id);
     if (r.type === 'service') services.add(r.id);
+    if (r.type === 'location') locations.add(r.id);
   }
   const placeholders = new Set<string>();
-  const child = (kind: FactKind, r: StoredRecord): string[] => {
+  const child = (kind: FactKind, r: StoredRecord, perLocation = false): string[] => {
     const parents = [...new Set(r.parent_ids)];
     const named = parents.filter((id) => services.has(id));
+    const at = parents.filter((id) => locations.has(id));
     // As in the source: a record that names a service is about services (a copy made for a
     // service the feed lacks is not counted through the location it shares with the others).
     const namesService = filled(r.record.service_id) || r.record.link_entity === 'service';
-    tally.child(kind, named.length, !namesService && parents.some((id) => known.has(id)));
+    tally.child(
+      kind,
+      factsOfChild({
+        services: named.length,
+        locations: at.length,
+        namesService,
+        other: parents.some((id) => known.has(id)),
+        perLocation,
+      }),
+    );
     return named;
   };
   for (const r of all) {
@@ -559,8 +600,8 @@ export function countStoredFacts(
         if (filled(record.address_1)) child('addresses', r);
         break;
       case 'schedule':
-        if (hasContent(record)) child('schedules', r);
-        if (filled(record.opens_at) || filled(record.closes_at)) child('opening times', r);
+        if (hasContent(record)) child('schedules', r, true);
+        if (filled(record.opens_at) || filled(record.closes_at)) child('opening times', r, true);
         break;
       case 'phone':
         if (filled(record.number)) child('phones', r);

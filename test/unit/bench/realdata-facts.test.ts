@@ -110,6 +110,53 @@ describe('facts of a tabular feed, as the publisher meant them', () => {
   });
 });
 
+describe('a child at several locations', () => {
+  // DC: one schedule row for a service at the locations its location_id lists.
+  const feed = {
+    services: [{ id: 's1' }],
+    locations: [{ id: 'l1' }, { id: 'l2' }],
+    schedules: [
+      { id: '101', service_id: 's1', location_id: 'l1,l2', dtstart: '8:30AM', until: '4:30PM' },
+      { id: '102', service_id: '', location_id: 'l1, l2', dtstart: '9:00AM', until: '' },
+    ],
+    phones: [{ id: '1', service_id: 's1', location_id: 'l1,l2', number: '(202) 232-6100' }],
+  };
+
+  it('is a fact at each location, in the source, when it is hours', () => {
+    expect(countTabularFacts(feed).facts.schedules).toBe(4);
+    // A number for a service at two locations is one number of the service's.
+    expect(countTabularFacts(feed).facts.phones).toBe(1);
+  });
+
+  it('is as many in the store, split into one record a location or not', () => {
+    const stored = (schedules: StoredRecord[]) =>
+      countStoredFacts(
+        [
+          { type: 'service', id: 's1', parent_ids: [], record: { id: 's1' } },
+          { type: 'location', id: 'l1', parent_ids: [], record: { id: 'l1' } },
+          { type: 'location', id: 'l2', parent_ids: [], record: { id: 'l2' } },
+          ...schedules,
+        ],
+        () => false,
+      ).facts.schedules;
+    const record = (id: string, parents: string[]) => ({
+      type: 'schedule',
+      id,
+      parent_ids: parents,
+      record: { id, ...(parents.includes('s1') ? { service_id: 's1' } : {}), opens_at: '09:00' },
+    });
+    expect(stored([record('a', ['s1', 'l1']), record('b', ['s1', 'l2']), record('c', ['l1', 'l2'])])).toBe(4);
+    expect(
+      stored([
+        record('a', ['s1', 'l1']),
+        record('b', ['s1', 'l2']),
+        record('c', ['l1']),
+        record('d', ['l2']),
+      ]),
+    ).toBe(4);
+  });
+});
+
 describe('facts of nested items', () => {
   const organization = { id: 'o1', name: 'Helpers', url: 'https://helpers.example.org' };
   const shared = { id: 'sched-1', description: 'Monday - Friday, 9:00 a.m. - 5:00 p.m.' };
