@@ -93,9 +93,11 @@ const filled = (value: unknown): boolean => {
 
 /**
  * A time of day written anywhere a publisher might put one: `9:00am`, `8:30AM`, `5 p.m.`,
- * `17:00`, `09:00:00`. A schedule whose row holds one says when it opens.
+ * `17:00`, `09:00:00`, `noon`, and `24 Hours` (DC's `dtstart` of places always open). A
+ * schedule whose row holds one says when it opens.
  */
-const TIME_OF_DAY = /\b(?:[01]?\d|2[0-3]):[0-5]\d\b|\b(?:1[0-2]|0?[1-9])(?::[0-5]\d)?\s*[ap]\.?\s*m\b/i;
+const TIME_OF_DAY =
+  /\b(?:[01]?\d|2[0-3]):[0-5]\d\b|\b(?:1[0-2]|0?[1-9])(?::[0-5]\d)?\s*[ap]\.?\s*m\b|\b24\s*(?:hours?|hrs?)\b|\b24\/7\b|\bnoon\b|\bmidnight\b/i;
 
 export const holdsTimeOfDay = (values: readonly unknown[]): boolean =>
   values.some((value) => typeof value === 'string' && TIME_OF_DAY.test(value));
@@ -155,6 +157,32 @@ export function factsOfChild(links: {
   if (links.namesService) return 0;
   if (locations > 0) return locations;
   return links.other ? 1 : 0;
+}
+
+/**
+ * Hours as facts, told apart by whose they are (each service, else the record's other parents),
+ * where (each location it names the feed has) and what they say (every field but ids and links).
+ * So a row for a service at three locations the feed lacks, which an import may split into three
+ * copies, stays one fact; and the same hours written twice for one service are one.
+ */
+class Hours {
+  private readonly keys = new Set<string>();
+
+  add(owners: readonly string[], locations: readonly string[], record: Record<string, unknown>): void {
+    const said = JSON.stringify(
+      Object.entries(record)
+        .filter(([key, value]) => key !== 'id' && !key.endsWith('_id') && filled(value))
+        .sort(([a], [b]) => (a < b ? -1 : 1)),
+    );
+    for (const owner of owners) {
+      for (const location of locations.length > 0 ? locations : [''])
+        this.keys.add(`${owner}|${location}|${said}`);
+    }
+  }
+
+  get size(): number {
+    return this.keys.size;
+  }
 }
 
 class Tally {
@@ -220,8 +248,11 @@ export function countTabularFacts(tables: Record<string, Row[]>): FactTally {
   }
   const services = ids.get('service_id')!;
   /** The services a row names (that the feed has), and how many facts the row is. */
-  const links = (row: Row, perLocation = false): { services: string[]; n: number } => {
-    let other = false;
+  const links = (
+    row: Row,
+    perLocation = false,
+  ): { services: string[]; locations: string[]; others: string[]; n: number } => {
+    const others = new Set<string>();
     const named = new Set<string>();
     const locations = new Set<string>();
     for (const [column, known] of ids) {
@@ -229,17 +260,32 @@ export function countTabularFacts(tables: Record<string, Row[]>): FactTally {
         if (!known.has(id)) continue;
         if (column === 'service_id') named.add(id);
         else if (column === 'location_id') locations.add(id);
-        else other = true;
+        else others.add(`${column}:${id}`);
       }
     }
     const n = factsOfChild({
       services: named.size,
       locations: locations.size,
       namesService: splitIds(row.service_id).length > 0,
-      other,
+      other: others.size > 0,
       perLocation,
     });
-    return { services: [...named], n };
+    return { services: [...named], locations: [...locations], others: [...others].sort(), n };
+  };
+  /** Schedule rows as hours facts (Hours): the rows attached to nothing are set apart. */
+  const hours = (kind: FactKind, rows: Row[], isFact: (row: Row) => boolean) => {
+    const facts = new Hours();
+    for (const row of rows) {
+      if (!isFact(row)) continue;
+      const linked = links(row, true);
+      if (linked.n === 0) {
+        tally.child(kind, 0);
+        continue;
+      }
+      const owners = linked.services.length > 0 ? linked.services : [linked.others.join(',')];
+      facts.add(owners, linked.locations, row);
+    }
+    tally.add(kind, facts.size);
   };
   const child = (kind: FactKind, rows: Row[], isFact: (row: Row) => boolean, perLocation = false) => {
     for (const row of rows) {
@@ -266,13 +312,11 @@ export function countTabularFacts(tables: Record<string, Row[]>): FactTally {
     filled(row.address_1),
   );
   const scheduleRows = firstTable(tables, 'regular_schedules', 'holiday_schedules', 'schedules');
-  child('schedules', scheduleRows, (row) => content(row).length > 0, true);
+  hours('schedules', scheduleRows, (row) => content(row).length > 0);
+  hours('opening times', scheduleRows, (row) => openingTime(row).stated);
   for (const row of scheduleRows) {
     const time = openingTime(row);
-    if (!time.stated) continue;
-    const linked = links(row, true);
-    const n = tally.child('opening times', linked.n);
-    if (time.textOnly) tally.timesInTextOnly += n;
+    if (time.textOnly) tally.timesInTextOnly += links(row, true).n;
   }
   child('phones', firstTable(tables, 'phones'), (row) => filled(row.number));
   for (const row of firstTable(tables, 'languages')) {
@@ -553,6 +597,7 @@ export function countStoredFacts(
     if (r.type === 'location') locations.add(r.id);
   }
   const placeholders = new Set<string>();
+  const hours: Partial<Record<FactKind, Hours>> = { schedules: new Hours(), 'opening times': new Hours() };
   const child = (kind: FactKind, r: StoredRecord, perLocation = false): string[] => {
     const parents = [...new Set(r.parent_ids)];
     const named = parents.filter((id) => services.has(id));
@@ -560,16 +605,19 @@ export function countStoredFacts(
     // As in the source: a record that names a service is about services (a copy made for a
     // service the feed lacks is not counted through the location it shares with the others).
     const namesService = filled(r.record.service_id) || r.record.link_entity === 'service';
-    tally.child(
-      kind,
-      factsOfChild({
-        services: named.length,
-        locations: at.length,
-        namesService,
-        other: parents.some((id) => known.has(id)),
-        perLocation,
-      }),
-    );
+    const n = factsOfChild({
+      services: named.length,
+      locations: at.length,
+      namesService,
+      other: parents.some((id) => known.has(id)),
+      perLocation,
+    });
+    const facts = hours[kind];
+    if (!facts || n === 0) tally.child(kind, n);
+    else {
+      const others = parents.filter((id) => known.has(id) && !locations.has(id)).sort();
+      facts.add(named.length > 0 ? named : [others.join(',')], at, r.record);
+    }
     return named;
   };
   for (const r of all) {
@@ -620,6 +668,7 @@ export function countStoredFacts(
         break;
     }
   }
+  for (const [kind, facts] of Object.entries(hours)) tally.add(kind as FactKind, facts.size);
   const underPlaceholders = all.filter(
     (r) => r.type === 'service' && placeholders.has(text(r.record.organization_id)),
   ).length;

@@ -157,6 +157,41 @@ describe('a child at several locations', () => {
   });
 });
 
+describe('hours for locations the feed lacks', () => {
+  it('are one fact, however an import splits them', () => {
+    const source = countTabularFacts({
+      services: [{ id: 's1' }],
+      schedules: [
+        {
+          id: '18',
+          service_id: 's1',
+          location_id: 'lx,ly,lz',
+          weekday: 'Monday - Friday',
+          dtstart: '9:00AM',
+        },
+      ],
+    });
+    expect(source.facts.schedules).toBe(1);
+    const copy = (id: string, location: string): StoredRecord => ({
+      type: 'schedule',
+      id,
+      parent_ids: ['s1', location],
+      record: { id, service_id: 's1', location_id: location, byday: 'MO,TU,WE,TH,FR', opens_at: '09:00' },
+    });
+    const stored = countStoredFacts(
+      [
+        { type: 'service', id: 's1', parent_ids: [], record: { id: 's1' } },
+        copy('a', 'lx'),
+        copy('b', 'ly'),
+        copy('c', 'lz'),
+      ],
+      () => false,
+    );
+    expect(stored.facts.schedules).toBe(1);
+    expect(stored.facts['opening times']).toBe(1);
+  });
+});
+
 describe('facts of nested items', () => {
   const organization = { id: 'o1', name: 'Helpers', url: 'https://helpers.example.org' };
   const shared = { id: 'sched-1', description: 'Monday - Friday, 9:00 a.m. - 5:00 p.m.' };
@@ -335,10 +370,16 @@ describe('mojibake', () => {
 });
 
 describe('a time of day anywhere in a schedule', () => {
-  it.each(['9:00am', '8:30AM', '5 p.m.', '17:00', '09:00:00', 'Monday - Friday, 9:00 a.m. - 5:00 p.m.'])(
-    'finds %s',
-    (value) => expect(holdsTimeOfDay([value])).toBe(true),
-  );
+  it.each([
+    '9:00am',
+    '8:30AM',
+    '5 p.m.',
+    '17:00',
+    '09:00:00',
+    'Monday - Friday, 9:00 a.m. - 5:00 p.m.',
+    '24 Hours',
+    '12 noon',
+  ])('finds %s', (value) => expect(holdsTimeOfDay([value])).toBe(true));
   it.each(['By appointment', 'Call', '2024-06-17', 'Monday'])('finds none in %s', (value) =>
     expect(holdsTimeOfDay([value])).toBe(false),
   );
