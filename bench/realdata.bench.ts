@@ -167,9 +167,18 @@ function dropReasons(kind: FactKind, summary: ImportSummary): [string, number][]
     // A field dropped from a record that is kept is no loss of the record.
     return !reason.startsWith('dropped-field: ') && (what === type || what.startsWith(`${type}.`));
   });
-  // Records lost with the record they nest in are reported under that record.
+  // A field is lost with its record (a service's eligibility with the service), and records
+  // with the record they nest in: those are reported under that record.
+  const ofRecord = reasons.filter(([reason]) => {
+    const [, what = ''] = reason.split(': ');
+    return !reason.startsWith('dropped-field: ') && (what === type || what.startsWith(`${type}.`));
+  });
   const chosen =
-    own.length > 0 ? own : reasons.filter(([reason]) => reason.startsWith('skipped-with-parent: '));
+    own.length > 0
+      ? own
+      : ofRecord.length > 0 && fields[kind]
+        ? ofRecord
+        : reasons.filter(([reason]) => reason.startsWith('skipped-with-parent: '));
   return chosen.sort((a, b) => b[1] - a[1]);
 }
 
