@@ -460,15 +460,16 @@ const GENERIC_TLDS = new Set(
   ),
 );
 // A host of dot-separated labels and an optional port, path, query or fragment: no scheme, no `@`.
-const BARE_DOMAIN =
-  /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+([a-z]{2,13})\.?(?::\d{1,5})?(?:[/?#][^\s@]*)?$/i;
+const BARE_DOMAIN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+([a-z]{2,13})\.?(?:[/?#][^\s@:]*)?$/i;
 
 /**
  * Whether a link is a bare domain (`unitedwaymiami.org`, `example.org/help`): a host whose last
- * label is a country code or a known generic domain. An e-mail address, a file name with a
- * longer extension and free text are not.
+ * label is a country code or a known generic domain, no port. An e-mail address, a file name with
+ * a longer extension and free text are not.
  */
 function isBareDomain(value: string): boolean {
+  // A URL with a scheme (nearly every valid one) has a colon within its first few characters.
+  if (value.includes(':')) return false;
   const m = BARE_DOMAIN.exec(value);
   if (!m) return false;
   const tld = m[1]!.toLowerCase();
@@ -595,7 +596,8 @@ export function applyLeniency(
     const effect = repaired.effect ?? 'changed';
     note(key, value, repaired.action, effect, effect === 'dropped' ? 'warning' : 'info');
   }
-  fillMissingRequired(type, fields, note);
+  if (type === 'service' || type === 'location' || type === 'address')
+    fillMissingRequired(type, fields, note);
   return repairs;
 }
 

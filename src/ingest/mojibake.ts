@@ -64,13 +64,16 @@ const families: readonly Family[] = [
 ];
 
 const NON_ASCII = /[\u0080-\uffff]/;
+// A lead letter of some family, or a look-alike lead before a continuation letter: text with
+// accents or a pound sign alone (`Café`, `£5`) stops here, before the repair's larger pattern.
+const MARKERS = /[ÇÃÂ€├┬]|[+-][\u00a0-\u00ff]/;
 
 /**
  * The text with its mojibake repaired and how many sequences were, or `undefined` when there was
  * none (the usual case, decided by one scan when the text is ASCII).
  */
 export function repairMojibake(text: string): { text: string; count: number } | undefined {
-  if (!NON_ASCII.test(text)) return undefined;
+  if (!NON_ASCII.test(text) || !MARKERS.test(text)) return undefined;
   let count = 0;
   const out = text.replace(PATTERN, (match, ...groups: unknown[]) => {
     for (let i = 0; i < families.length; i += 1) {
