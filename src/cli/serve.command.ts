@@ -99,7 +99,10 @@ export async function serveCommand(options: ServeOptions) {
     ...(searchLog ? { searchLog } : {}),
     // Writes take the runtime's handle too: an import and a publish, not a read.
     writes: createRecordWrites(runtime.engine),
-    validation: createFeedValidation({ remote: runtime.config.VALIDATE_REMOTE }),
+    validation: createFeedValidation({
+      remote: runtime.config.VALIDATE_REMOTE,
+      ...(runtime.config.DEFAULT_COUNTRY ? { defaultCountry: runtime.config.DEFAULT_COUNTRY } : {}),
+    }),
     sources: () => sourceQuality(runtime.engine),
     // Marks publish what they change: the runtime's handle, as writes.
     duplicates: createDuplicates(runtime.engine),

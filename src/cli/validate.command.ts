@@ -5,6 +5,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { configSchema } from '../config.ts';
 import { formatValidationReport, validateLocation } from '../ingest/index.ts';
 
 const usage = `usage: hsds validate <file|folder|url> [--strict] [--json] [--report FILE]
@@ -42,8 +43,11 @@ export async function run(args: string[]): Promise<number> {
     return 2;
   }
   // The operator's own command: any address it can reach, its own network included.
+  // Needs no engine, so not the whole configuration: only what an import would assume.
+  const defaultCountry = configSchema.shape.DEFAULT_COUNTRY.safeParse(process.env.DEFAULT_COUNTRY).data;
   const report = await validateLocation(location, {
     strict: values.strict,
+    ...(defaultCountry ? { defaultCountry } : {}),
     remote: 'any',
     ...(maxIssues !== undefined ? { maxIssues } : {}),
   });
