@@ -41,6 +41,7 @@ type Family = { lead: number; min: number; bytes: ReadonlyMap<string, number> };
 const PATTERN = new RegExp(
   [
     `(?:Γ|G)Ç([${TAIL_437}])`, // E2 80 xx, CP437 (and its look-alike copy)
+    `-Ç-([${TAIL_437}])`, // the same once more through Latin-1, its E2 lost: `cope-Ç-¥ with`
     `├([${TAIL_437}])`, // C3 xx
     `(?<=[A-Za-z\\u00c0-\\u024f])\\+([${TAIL_PLUS}])`, // inside a word: `Mu+ñoz`, not `+ínfo`
     `┬([${TAIL_437}])`, // C2 xx
@@ -53,6 +54,7 @@ const PATTERN = new RegExp(
 );
 
 const families: readonly Family[] = [
+  { lead: 0x2000, min: 0x80, bytes: byteOf437 },
   { lead: 0x2000, min: 0x80, bytes: byteOf437 },
   { lead: 0xc0, min: 0x80, bytes: byteOf437 },
   { lead: 0xc0, min: 0x80, bytes: byteOfLookAlike },

@@ -15,6 +15,8 @@ describe('repairMojibake', () => {
     ['ALZConnected-«, 501-¬3, in-áAugust', 'ALZConnected®, 501©3, in\u00a0August', 3],
     // The same read as CP437 without the look-alike step.
     ['directorΓÇÖs', 'director’s', 1],
+    // Once more through Latin-1, the lead byte lost on the way (Miami, 9 times).
+    ['allows them to -Ç-£identify, cope-Ç-¥ with', 'allows them to “identify, cope” with', 2],
     // UTF-8 read as Windows-1252.
     ['donâ€™t, CafÃ©, â€œquotedâ€\u009d', 'don’t, Café, “quoted”', 4],
   ])('%s', (found, repaired, count) => {
