@@ -220,6 +220,16 @@ export const configSchema = z.object({
     .default(1000)
     .describe('How long a change in the engine may take to reach a record served from memory.'),
   DEFAULT_PER_PAGE: z.coerce.number().int().min(1).max(1000).default(50),
+  // Imports: an address whose country is blank gets it from its postal code's shape (a US ZIP, a UK
+  // postcode), else from here; unset, such an address keeps a blank country.
+  DEFAULT_COUNTRY: z.preprocess(
+    (v) => (typeof v === 'string' ? (v.trim() === '' ? undefined : v.trim().toUpperCase()) : v),
+    z
+      .string()
+      .regex(/^[A-Z]{2}$/, { error: 'must be an ISO 3166-1 alpha-2 country code (US, GB...)' })
+      .optional()
+      .describe('The country of imported addresses whose country is blank and not told by the postal code.'),
+  ),
   MAX_PER_PAGE: z.coerce.number().int().min(1).max(1000).default(1000),
   MAX_BODY_BYTES: z.coerce
     .number()

@@ -86,6 +86,7 @@ export async function run(args: string[]): Promise<number> {
       reindex: !values['no-reindex'],
       strict: values.strict,
       sync: values.sync,
+      ...(runtime.config.DEFAULT_COUNTRY ? { defaultCountry: runtime.config.DEFAULT_COUNTRY } : {}),
       ...(values.source ? { sourceName: values.source } : {}),
       ...(since ? { harvest: { since } } : {}),
       progress: !values.quiet,

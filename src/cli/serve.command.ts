@@ -110,7 +110,10 @@ export async function serveCommand(options: ServeOptions) {
     ...(searchLog ? { searchLog } : {}),
     // Writes take the writers' handle: an import and a publish, not a read.
     writes: createRecordWrites(writing),
-    validation: createFeedValidation({ remote: runtime.config.VALIDATE_REMOTE }),
+    validation: createFeedValidation({
+      remote: runtime.config.VALIDATE_REMOTE,
+      ...(runtime.config.DEFAULT_COUNTRY ? { defaultCountry: runtime.config.DEFAULT_COUNTRY } : {}),
+    }),
     sources: () => sourceQuality(runtime.engine),
     // Marks publish what they change: the writers' handle, as writes.
     duplicates: createDuplicates(writing),

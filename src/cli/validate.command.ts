@@ -6,6 +6,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { configSchema } from '../config.ts';
 import { formatValidationReport, type ValidationReport, validateLocation } from '../ingest/index.ts';
 
 /** One exit code per verdict; 2 stays the usage error, as for every command. */
@@ -54,8 +55,11 @@ export async function run(args: string[]): Promise<number> {
     return 2;
   }
   // The operator's own command: any address it can reach, its own network included.
+  // Needs no engine, so not the whole configuration: only what an import would assume.
+  const defaultCountry = configSchema.shape.DEFAULT_COUNTRY.safeParse(process.env.DEFAULT_COUNTRY).data;
   const report = await validateLocation(location, {
     strict: values.strict,
+    ...(defaultCountry ? { defaultCountry } : {}),
     remote: 'any',
     ...(maxIssues !== undefined ? { maxIssues } : {}),
   });

@@ -30,10 +30,12 @@ import {
   collectionMeant,
   describeValue,
   idFieldsOf,
+  type LeniencyOptions,
   lowerCaseIds,
   type Repair,
+  wrappedValueOf,
 } from './leniency.ts';
-import { publishedId } from './migrate/legacy-ids.ts';
+import { MIGRATION_AUTHOR, publishedId } from './migrate/legacy-ids.ts';
 import {
   childLinks,
   hasAttributes,
@@ -43,7 +45,7 @@ import {
   recordKey,
   references,
 } from './nesting.ts';
-import { dayOf, type MappedId, mapNonUuidIds, mappedIdMetadata } from './non-uuid-ids.ts';
+import { dayOf, MAPPING_AUTHOR, type MappedId, mapNonUuidIds, mappedIdMetadata } from './non-uuid-ids.ts';
 
 export type IssueKind =
   | 'invalid'
@@ -118,6 +120,8 @@ export type FlattenOptions = {
    * off: a writer names the record in the path and is there to be told its id is no UUID.
    */
   mapIds?: boolean;
+  /** What repairs may assume where the feed says nothing (leniency.ts LeniencyOptions). */
+  leniency?: LeniencyOptions;
 };
 
 type Fields = Record<string, unknown>;
@@ -231,7 +235,8 @@ function repairNotes(
     ...base,
     path: joinPath(path, repair.field),
     reason: repair.action,
-    value: describeValue(repair.found),
+    // A field that was missing has no value to show.
+    ...(repair.found !== undefined ? { value: describeValue(repair.found) } : {}),
   }));
 }
 
@@ -337,6 +342,7 @@ function checkGeography(flat: FlatRecord, source: string): void {
 type Walk = {
   source: string;
   strict: boolean;
+  leniency: LeniencyOptions;
   mapIds: boolean;
   /** The day of the item's first `last_modified`: the date of its original-id metadata. */
   date?: string;
@@ -382,10 +388,27 @@ function visit(
 
   let leniency: Repair[] | undefined;
   let mapped: MappedId | undefined;
+  const fromMetadata =
+    type === 'service' && fields.last_modified === undefined && !walk.strict
+      ? lastActionDateOf(value.metadata)
+      : undefined;
+  if (fromMetadata !== undefined) fields.last_modified = fromMetadata;
   if (!walk.strict) {
     walk.date ??= dayOf(fields.last_modified);
-    leniency = applyLeniency(type, fields, true, keys);
+    leniency = applyLeniency(type, fields, true, keys, walk.leniency);
     if (renamed) leniency = [...renamed.repairs, ...(leniency ?? [])];
+    if (fromMetadata !== undefined) {
+      leniency = [
+        ...(leniency ?? []).filter((r) => r.field !== 'last_modified'),
+        {
+          field: 'last_modified',
+          found: undefined,
+          action: `no last_modified: read as ${String(fields.last_modified)}, the latest last_action_date of its metadata (the publisher's own date)`,
+          effect: 'changed',
+          severity: 'info',
+        },
+      ];
+    }
     if (walk.mapIds) {
       const ids = mapNonUuidIds(type, fields, idFieldsOf(type), leniency);
       leniency = ids.repairs;
@@ -475,9 +498,32 @@ function visit(
   return id;
 }
 
-/** A nested record's id as its parent's reference takes it: a string, a number, a list of one. */
+/**
+ * The latest `last_action_date` of a service's nested metadata (when the publisher recorded its
+ * changes there rather than in `last_modified`), compared as instants, kept as written.
+ */
+function lastActionDateOf(metadata: unknown): string | undefined {
+  if (!Array.isArray(metadata)) return undefined;
+  let latest: { text: string; time: number } | undefined;
+  for (const entry of metadata) {
+    // Our own note of a migrated or mapped id dates the import, not the publisher's change.
+    if (!isPlainObject(entry) || entry.updated_by === MIGRATION_AUTHOR || entry.updated_by === MAPPING_AUTHOR)
+      continue;
+    const date = entry.last_action_date;
+    if (typeof date !== 'string') continue;
+    const time = Date.parse(date.trim());
+    if (!Number.isNaN(time) && (latest === undefined || time > latest.time))
+      latest = { text: date.trim(), time };
+  }
+  return latest?.text;
+}
+
+/**
+ * A nested record's id as its parent's reference takes it: a string, a number, a list of one, a
+ * list of one `{"id": ...}` (wrappedValueOf).
+ */
 const nestedIdOf = (id: unknown): string | undefined =>
-  publishedId(Array.isArray(id) && id.length === 1 ? id[0] : id);
+  publishedId(wrappedValueOf('id', id) ?? (Array.isArray(id) && id.length === 1 ? id[0] : id));
 
 /**
  * A nested record with each unknown key that can only mean one collection (`addresss`) read as
@@ -536,6 +582,7 @@ export function flattenNested(
   const walk: Walk = {
     source,
     strict: options.strict ?? false,
+    leniency: options.leniency ?? {},
     mapIds: options.mapIds ?? true,
     records: [],
     issues: [],
@@ -562,7 +609,7 @@ export function flattenRow(
   let leniency: Repair[] | undefined = given ? [...given] : undefined;
   let mapped: MappedId | undefined;
   if (!strict) {
-    const repaired = applyLeniency(type, row, false, noFields);
+    const repaired = applyLeniency(type, row, false, noFields, options.leniency);
     if (repaired) leniency = leniency ? [...leniency, ...repaired] : repaired;
     if (options.mapIds ?? true) {
       const ids = mapNonUuidIds(type, row, idFieldsOf(type), leniency);

@@ -78,6 +78,8 @@ export type ImportOptions = {
    * an invalid optional field rejects its record.
    */
   strict?: boolean;
+  /** The country of addresses whose country is blank and not told by the postal code (DEFAULT_COUNTRY). */
+  defaultCountry?: string;
   /**
    * The name of the feed (default: the file's absolute path or the URL): what the store records as
    * each record's source, what `sync` compares with, and what the control index remembers runs by.
@@ -224,7 +226,11 @@ class BatchSteps {
     this.writer = parts.writer;
     this.repeats = parts.repeats;
     this.links = parts.links;
-    this.flattenOptions = { strict: parts.options.strict ?? false };
+    const { defaultCountry } = parts.options;
+    this.flattenOptions = {
+      strict: parts.options.strict ?? false,
+      ...(defaultCountry ? { leniency: { defaultCountry } } : {}),
+    };
   }
 
   /** Validate, stamp `last_modified`, settle repeats, write: one batch of items. */

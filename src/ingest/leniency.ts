@@ -10,7 +10,8 @@
  * - strings are trimmed of Unicode spaces and zero-width characters; in e-mails and ids, where no
  *   space can belong, they are removed wherever they are (and `mailto:` too); long free text
  *   (`description`, `*_description`, `notes`, `alert`) is kept as published unless blank;
- * - a URI starting `www.` gets `https://`; one of a scheme other than http, https, mailto and tel
+ * - a URI starting `www.`, or a bare domain (`unitedwaymiami.org`: a host whose last label is a
+ *   country code or a known generic one, no `@`), gets `https://`; one of a scheme other than http, https, mailto and tel
  *   (`javascript:`, `data:`) is dropped with a warning, and so is such a `logo`;
  * - an enum value in another case is the enum's value (`Active` → `active`);
  * - a decimal number written as a string is a number where a number belongs (`"51.5"`), and a
@@ -19,13 +20,20 @@
  *   `2021-01-06T00:00:00` → `2021-01-06` for a date, `…T00:00:00Z` for `last_modified`); the
  *   others are kept as published where the 3.1 JSON Schema allows any string (and dropped, with a
  *   warning, by validation where it does not: tabular rows, `last_modified`);
- * - an unknown key that looks like a misspelt field (`addresss`, `Email`) or holds records is
- *   dropped with a warning; other unknown keys are kept as published (HSDS allows extra fields);
+ * - an unknown key that looks like a misspelt field (`addresss`, `Email`) is dropped with a
+ *   warning; other unknown keys are publishers' extensions, kept as published, objects and lists
+ *   too (HSDS allows extra fields: ORUK's `pc_metadata`, `pc_targetAudience`);
+ * - mojibake in text (`directorGÇÖs`, `donâ€™t`: UTF-8 once read as CP437 or Windows-1252) is
+ *   repaired (mojibake.ts; ASCII text pays one scan);
  * - a taxonomy term's `x-alternate_names` (the licensee's synonyms of its name) becomes a clean
  *   list of names: index-mapping/taxonomy-vocabulary.ts says how;
  * - a single record where a list belongs is wrapped in a list; anything else there (a string,
  *   `"languages": "English"`) is dropped with a warning, as records need ids;
- * - a list of one value where one value belongs is that value (`"id": ["240"]`);
+ * - a list of one value where one value belongs is that value (`"id": ["240"]`), and so is a list
+ *   of one object holding only that field (`"id": [{"id": "2152"}]`);
+ * - a missing `status` is `active`, a missing `location_type` or `address_type` is `physical`;
+ * - an address's blank `country` is told by its postal code (US ZIP → `US`, UK postcode → `GB`)
+ *   or DEFAULT_COUNTRY (LeniencyOptions);
  * - a service's HSDS 3.3 `operating_hours` and `events` are lists of schedules: each is repaired
  *   as a schedule record is, a single one is wrapped in a list, an entry that is no object is
  *   dropped, and a field of an entry that still fails the schedule schema is dropped with a
@@ -38,6 +46,7 @@
  * allocated unless something is repaired.
  */
 import { z } from '@hono/zod-openapi';
+import { parsePostalCode } from '../geo/postal-code.ts';
 import {
   LINK_SCHEMES,
   LINK_SCHEMES_TEXT,
@@ -48,6 +57,7 @@ import {
   tabularTypedFields,
 } from '../hsds/index.ts';
 import { ALTERNATE_NAMES_FIELD, cleanAlternateNames } from '../index-mapping/taxonomy-vocabulary.ts';
+import { repairMojibake } from './mojibake.ts';
 import { repairScheduleTimes } from './schedule-repair.ts';
 
 export type RepairSeverity = 'info' | 'warning';
@@ -365,7 +375,15 @@ function repairValue(
     return { value };
   }
   if (kind.kind === 'prose') {
-    return needsTrim(value) && trimAll(value) === '' ? EMPTIED : { value };
+    if (needsTrim(value) && trimAll(value) === '') return EMPTIED;
+    return withoutMojibake(value) ?? { value };
+  }
+  if (kind.kind === 'text') {
+    const repaired = withoutMojibake(value);
+    if (repaired) {
+      const rest = repairValue(kind, repaired.value, json);
+      return rest.action ? { ...rest, action: `${repaired.action}, ${rest.action}` } : repaired;
+    }
   }
   let s = value;
   let trimmed = false;
@@ -399,6 +417,7 @@ function repairValue(
     }
     case 'uri': {
       if (/^www\./i.test(s)) return done(`https://${s}`, 'https:// added');
+      if (isBareDomain(s)) return done(`https://${s}`, 'a bare domain: https:// added');
       if (hasOtherScheme(s)) return { value: undefined, action: OTHER_SCHEME_DROPPED, effect: 'dropped' };
       return asIs();
     }
@@ -424,6 +443,40 @@ function repairValue(
   }
 }
 
+/** Text with its mojibake repaired (mojibake.ts), as a repair, or `undefined` when it had none. */
+function withoutMojibake(value: string): { value: string; action: string } | undefined {
+  const repaired = repairMojibake(value);
+  if (!repaired) return undefined;
+  const times = repaired.count === 1 ? 'one sequence' : `${repaired.count} sequences`;
+  return {
+    value: repaired.text,
+    action: `mojibake repaired (UTF-8 once read as another code page: ${times})`,
+  };
+}
+
+// Generic top-level domains seen on directory links; any two-letter country code is taken too.
+const GENERIC_TLDS = new Set(
+  'com org net edu gov mil int info biz name pro coop museum aero app dev io ai co us uk church health care help community foundation charity ngo onl social services support center centre clinic online site website today life family'.split(
+    ' ',
+  ),
+);
+// A host of dot-separated labels and an optional port, path, query or fragment: no scheme, no `@`.
+const BARE_DOMAIN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+([a-z]{2,13})\.?(?:[/?#][^\s@:]*)?$/i;
+
+/**
+ * Whether a link is a bare domain (`unitedwaymiami.org`, `example.org/help`): a host whose last
+ * label is a country code or a known generic domain, no port. An e-mail address, a file name with
+ * a longer extension and free text are not.
+ */
+function isBareDomain(value: string): boolean {
+  // A URL with a scheme (nearly every valid one) has a colon within its first few characters.
+  if (value.includes(':')) return false;
+  const m = BARE_DOMAIN.exec(value);
+  if (!m) return false;
+  const tld = m[1]!.toLowerCase();
+  return tld.length === 2 || GENERIC_TLDS.has(tld);
+}
+
 const linkScheme = new RegExp(`^(?:${LINK_SCHEMES.join('|')}):`, 'i');
 
 /**
@@ -447,6 +500,12 @@ export const OTHER_SCHEME_DROPPED = `not an ${LINK_SCHEMES_TEXT} link (a javascr
 export const isOtherSchemeDrop = (note: { kind: string; reason: string }) =>
   note.kind === 'dropped-field' && note.reason === OTHER_SCHEME_DROPPED;
 
+/** What the operator configured for repairs that need a fact the feed does not give. */
+export type LeniencyOptions = {
+  /** The ISO 3166-1 alpha-2 country of addresses whose country is blank and not told by the postal code. */
+  defaultCountry?: string;
+};
+
 /** Records one repair of a record's field (its severity `info` unless said). */
 type NoteRepair = (
   field: string,
@@ -467,6 +526,7 @@ export function applyLeniency(
   fields: Fields,
   json: boolean,
   nestedKeys: ReadonlySet<string>,
+  options: LeniencyOptions = {},
 ): Repair[] | undefined {
   const plan = plans.get(type)!;
   let repairs: Repair[] | undefined;
@@ -477,6 +537,7 @@ export function applyLeniency(
   // Days and hours where feeds put them (a time in a date column, day names in `freq`), moved to
   // the fields opening rules read before those fields are repaired one by one.
   if (type === 'schedule') repairScheduleTimes(fields, note);
+  if (type === 'address') inferBlankCountry(fields, options, note);
   for (const key in fields) {
     const value = fields[key];
     const kind = plan.fields.get(key);
@@ -490,16 +551,10 @@ export function applyLeniency(
       if (meant !== undefined) {
         delete fields[key];
         note(key, value, `unknown field, dropped (did you mean \`${meant}\`?)`, 'dropped', 'warning');
-      } else if (typeof value === 'object' && value !== null) {
-        delete fields[key];
-        note(
-          key,
-          value,
-          `unknown field holding ${Array.isArray(value) ? 'a list' : 'an object'}, dropped`,
-          'dropped',
-          'warning',
-        );
       }
+      // Any other unknown key is a publisher's extension (ORUK `pc_metadata` {...},
+      // `pc_targetAudience` [...]): kept as published, objects and lists too (HSDS allows extra
+      // properties; the store and the served JSON keep them unindexed).
       continue;
     }
     if (kind.kind === 'any') {
@@ -509,10 +564,23 @@ export function applyLeniency(
     if (Array.isArray(value)) {
       // `"id": ["240"]`: a list of one where one value belongs is that value (a list of several
       // is left for validation to report: which one was meant is not ours to guess).
-      if (value.length !== 1 || (typeof value[0] === 'object' && value[0] !== null)) continue;
-      fields[key] = value[0];
-      note(key, value, 'a list of one where a single value belongs: read as its value', 'changed');
-      const repaired = repairValue(kind, value[0], json);
+      const wrapped = wrappedValueOf(key, value);
+      if (
+        wrapped === undefined &&
+        (value.length !== 1 || (typeof value[0] === 'object' && value[0] !== null))
+      )
+        continue;
+      const inner = wrapped ?? value[0];
+      fields[key] = inner;
+      note(
+        key,
+        value,
+        wrapped === undefined
+          ? 'a list of one where a single value belongs: read as its value'
+          : 'a value wrapped in a list of one object: read as its value',
+        'changed',
+      );
+      const repaired = repairValue(kind, inner, json);
       if (repaired.action === undefined) continue;
       if (repaired.value === undefined) delete fields[key];
       else fields[key] = repaired.value;
@@ -532,7 +600,80 @@ export function applyLeniency(
     const effect = repaired.effect ?? 'changed';
     note(key, value, repaired.action, effect, effect === 'dropped' ? 'warning' : 'info');
   }
+  if (type === 'service' || type === 'location' || type === 'address')
+    fillMissingRequired(type, fields, note);
   return repairs;
+}
+
+/**
+ * The value of `"id": [{"id": "2152"}]` (a transformer's output): a list of one object whose only
+ * key is the field itself, holding a string or a number. Anything else: `undefined`.
+ */
+export function wrappedValueOf(key: string, value: unknown): string | number | undefined {
+  if (!Array.isArray(value) || value.length !== 1) return undefined;
+  const only: unknown = value[0];
+  if (typeof only !== 'object' || only === null || Array.isArray(only)) return undefined;
+  const keys = Object.keys(only);
+  const inner = (only as Fields)[key];
+  return keys.length === 1 && keys[0] === key && (typeof inner === 'string' || typeof inner === 'number')
+    ? inner
+    : undefined;
+}
+
+// What HSDS 3.1 requires that a feed may leave out, and the value a published record means.
+const REQUIRED_DEFAULTS: Partial<Record<RecordType, { field: string; value: string; why: string }>> = {
+  service: {
+    field: 'status',
+    value: 'active',
+    why: 'a service the publisher lists is taken to be active',
+  },
+  location: {
+    field: 'location_type',
+    value: 'physical',
+    why: 'a location is taken to be a physical place unless it says it is virtual',
+  },
+  address: {
+    field: 'address_type',
+    value: 'physical',
+    why: "an address is taken to be where the location is, not only its post's",
+  },
+};
+
+/**
+ * A missing `status` (service), `location_type` (location) or `address_type` (address) set to what
+ * a published record means, rather than losing the record and all it nests.
+ */
+function fillMissingRequired(type: RecordType, fields: Fields, note: NoteRepair): void {
+  const rule = REQUIRED_DEFAULTS[type];
+  if (!rule || fields[rule.field] !== undefined) return;
+  fields[rule.field] = rule.value;
+  note(rule.field, undefined, `missing: set to "${rule.value}" (HSDS requires it; ${rule.why})`, 'changed');
+}
+
+/**
+ * An address's blank or missing `country` (required), told by the shape of its postal code (a US
+ * ZIP is `US`, a UK postcode `GB`), else the configured DEFAULT_COUNTRY; without either it is left
+ * blank (kept as `""` in JSON, as any blank required text). Runs before the field loop, so an
+ * inferred country is then checked as a published one.
+ */
+function inferBlankCountry(fields: Fields, options: LeniencyOptions, note: NoteRepair): void {
+  const found = fields.country;
+  if (found !== undefined && (typeof found !== 'string' || trimAll(found) !== '')) return;
+  const code = fields.postal_code;
+  const postal =
+    typeof code === 'string' || typeof code === 'number' ? parsePostalCode(String(code)) : undefined;
+  const byPostalCode = postal?.ok === true ? (postal.value.kind === 'us-zip' ? 'US' : 'GB') : undefined;
+  const country = byPostalCode ?? options.defaultCountry;
+  if (country === undefined) return;
+  fields.country = country;
+  note(
+    'country',
+    found,
+    byPostalCode
+      ? `no country: read as "${country}" from the postal code's shape`
+      : `no country: set to "${country}" (DEFAULT_COUNTRY)`,
+    'changed',
+  );
 }
 
 /** A service's HSDS 3.3 fields that hold schedules in the record itself (not records of their own). */

@@ -234,6 +234,19 @@ function foldEligibility(service: Obj, eligibilitys: Obj[], context: Oruk1Contex
 }
 
 /**
+ * The date the publisher says it last changed the service: Placecube's `pc_metadata.date_modified`
+ * (`2021-01-06`), read as a date-time by the leniency (`2021-01-06T00:00:00Z`). Without it, import
+ * would stamp the service with the time it first saw it, and `modified_after` would find every
+ * service of the feed changed on the day it was imported.
+ */
+function publisherModified(item: Obj): string | undefined {
+  const metadata = item.pc_metadata;
+  if (!isObject(metadata)) return undefined;
+  const date = metadata.date_modified;
+  return typeof date === 'string' && date.trim() !== '' ? date.trim() : undefined;
+}
+
+/**
  * The HSDS 3.1 nested service of one ORUK 1.0 service. A service without an id is left without
  * one (validation rejects it): an id from its position in the feed would change when the feed is
  * reordered.
@@ -267,6 +280,11 @@ export function migrateOruk1Service(item: Obj, context: Oruk1Context): Obj {
   if (service.status === undefined || service.status === null || service.status === '') {
     service.status = 'active';
     notes.add('service: empty status set to active (HSDS 3.1 requires one; the publisher lists it)');
+  }
+  const modified = publisherModified(item);
+  if (modified !== undefined && (service.last_modified === undefined || service.last_modified === '')) {
+    service.last_modified = modified;
+    notes.add("service: pc_metadata.date_modified → last_modified (the publisher's own date)");
   }
   if (isObject(item.organization)) {
     service.organization = migrateRecord(

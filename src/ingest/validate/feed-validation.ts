@@ -15,6 +15,8 @@ export type FeedValidationOptions = {
   /** Issues listed in an answer; default 1000. */
   maxIssues?: number;
   timeoutMs?: number;
+  /** DEFAULT_COUNTRY: what an import of the feed would assume, validation assumes too. */
+  defaultCountry?: string;
 };
 
 type Outcome =
@@ -23,6 +25,7 @@ type Outcome =
 
 export function createFeedValidation(options: FeedValidationOptions) {
   const maxIssues = options.maxIssues ?? 1000;
+  const assumed = options.defaultCountry ? { defaultCountry: options.defaultCountry } : {};
   return {
     async validateBody(
       body: Uint8Array,
@@ -40,6 +43,7 @@ export function createFeedValidation(options: FeedValidationOptions) {
         const report = await validateBody(body, format, {
           strict,
           maxIssues,
+          ...assumed,
           ...(maxUnpackedBytes === undefined ? {} : { maxUnpackedBytes }),
         });
         return { kind: 'validated', report };
@@ -56,6 +60,7 @@ export function createFeedValidation(options: FeedValidationOptions) {
         return { kind: 'refused', status: 400, reason: 'url must be an absolute http or https URL' };
       try {
         const report = await validateLocation(url, {
+          ...assumed,
           strict,
           maxIssues,
           maxItems: options.maxItems ?? 5000,

@@ -83,6 +83,8 @@ export type ValidateOptions = {
   source: string;
   kind: SourceKind;
   strict?: boolean;
+  /** The country of addresses whose country is blank and not told by the postal code (DEFAULT_COUNTRY). */
+  defaultCountry?: string;
   /** Issues listed in the answer (all are counted); default 1000. */
   maxIssues?: number;
   /** Items read at most (a remote API may be large); default: all. */
@@ -142,7 +144,10 @@ export async function validateItems(
   const links: { issue: Omit<Issue, 'reason'>; key?: string; id: string; field: string }[] = [];
 
   const validateBatch = (batch: SourceItem[]) => {
-    const flattened = flattenItems(batch, { strict });
+    const flattened = flattenItems(batch, {
+      strict,
+      ...(options.defaultCountry ? { leniency: { defaultCountry: options.defaultCountry } } : {}),
+    });
     batch.forEach((item, i) => {
       if (item.kind === 'issue') {
         add(item.issue);

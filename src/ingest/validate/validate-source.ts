@@ -17,6 +17,7 @@ import { setVerdict, type ValidationReport, validateItems } from './validate-ite
 
 export type ValidateSourceOptions = {
   strict?: boolean;
+  defaultCountry?: string;
   maxIssues?: number;
   maxItems?: number;
   /** Remote URLs: `any` for the command line (the operator's own network), a setting for the API. */
@@ -33,6 +34,7 @@ export async function validateLocation(
 ): Promise<ValidationReport> {
   const common = {
     ...(options.strict ? { strict: true } : {}),
+    ...(options.defaultCountry ? { defaultCountry: options.defaultCountry } : {}),
     ...(options.maxIssues !== undefined ? { maxIssues: options.maxIssues } : {}),
     ...(options.maxItems !== undefined ? { maxItems: options.maxItems } : {}),
     ...(options.signal ? { signal: options.signal } : {}),

@@ -104,8 +104,8 @@ describe('applyLeniency', () => {
       'vbscript:msgbox(1)',
       'file:///etc/passwd',
     ]) {
-      const { fields, repairs } = apply('service', { id: SERVICE, name: 'x', url });
-      expect(fields, url).toEqual({ id: SERVICE, name: 'x' });
+      const { fields, repairs } = apply('service', { id: SERVICE, name: 'x', status: 'active', url });
+      expect(fields, url).toEqual({ id: SERVICE, name: 'x', status: 'active' });
       expect(repairs).toEqual([
         { field: 'url', found: url, action: OTHER_SCHEME_DROPPED, effect: 'dropped', severity: 'warning' },
       ]);
@@ -122,10 +122,13 @@ describe('applyLeniency', () => {
       'mailto:help@example.org',
       'tel:+441224000000',
     ]) {
-      expect(apply('service', { id: SERVICE, name: 'x', url }).repairs, url).toBeUndefined();
+      expect(
+        apply('service', { id: SERVICE, name: 'x', status: 'active', url }).repairs,
+        url,
+      ).toBeUndefined();
     }
     expect(
-      apply('service', { id: SERVICE, name: 'x', url: 'see our facebook page' }).repairs,
+      apply('service', { id: SERVICE, name: 'x', status: 'active', url: 'see our facebook page' }).repairs,
     ).toBeUndefined();
   });
 
@@ -178,7 +181,7 @@ describe('applyLeniency', () => {
     expect(row.repairs).toBeUndefined();
   });
 
-  it('drops unknown keys that look misspelt or hold structures, keeps other extensions', () => {
+  it('drops unknown keys that look misspelt, keeps other extensions, objects and lists too', () => {
     const { fields, repairs } = apply('location', {
       id: SERVICE,
       location_type: 'physical',
@@ -187,11 +190,10 @@ describe('applyLeniency', () => {
       x_extra: { a: 1 },
       pc_ward: 'Central',
     });
-    expect(fields).toEqual({ id: SERVICE, location_type: 'physical', pc_ward: 'Central' });
+    expect(fields).toEqual({ id: SERVICE, location_type: 'physical', x_extra: { a: 1 }, pc_ward: 'Central' });
     expect(repairs?.map((r) => [r.field, r.action, r.severity])).toEqual([
       ['addresss', 'unknown field, dropped (did you mean `addresses`?)', 'warning'],
       ['Name', 'unknown field, dropped (did you mean `name`?)', 'warning'],
-      ['x_extra', 'unknown field holding an object, dropped', 'warning'],
     ]);
   });
 });
@@ -238,12 +240,12 @@ describe('flatten with the leniency policy', () => {
   it('still rejects a record whose required field is blank where "" is not valid, saying so', () => {
     const { records, issues, rejected } = flattenNested(
       'service',
-      { id: SERVICE, name: 'Lunch club', status: ' ' },
+      { id: ' ', name: 'Lunch club', status: 'active' },
       'x.json:1',
     );
     expect(records).toEqual([]);
-    expect(rejected).toEqual([{ type: 'service', id: SERVICE }]);
-    expect(issues.map((i) => [i.path, i.reason])).toEqual([['status', 'required field is empty']]);
+    expect(rejected).toEqual([{ type: 'service' }]);
+    expect(issues.map((i) => [i.path, i.reason])).toEqual([['id', 'required field is empty']]);
   });
 
   it('keeps a blank required text field as "", which HSDS JSON allows, with a warning', () => {
