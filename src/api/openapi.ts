@@ -1,6 +1,6 @@
-import { Scalar } from '@scalar/hono-api-reference';
 import type { Config } from '../config.ts';
 import { MAX_SEARCH_CHARS } from '../index-mapping/text.query.ts';
+import { docsPolicy, renderDocsPage } from './docs-page.ts';
 import { OPENAPI_PATH, profiles } from './profile.ts';
 import { routeContext } from './route-context.ts';
 import type { App } from './types.ts';
@@ -50,7 +50,7 @@ export function buildOpenApiDocument(app: App, config: Config) {
 
 /**
  * Serves the OpenAPI document (built once, on first request: the routes do not change while the
- * app lives) and the interactive reference at /docs.
+ * app lives) and the reference page at /docs (rendered here, from that document: it works offline).
  */
 export function registerOpenApi(app: App, config: Config) {
   let document: string | undefined;
@@ -58,5 +58,14 @@ export function registerOpenApi(app: App, config: Config) {
     document ??= JSON.stringify(buildOpenApiDocument(app, config));
     return c.body(document, 200, { 'content-type': 'application/json' });
   });
-  app.get('/docs', Scalar({ url: OPENAPI_PATH, pageTitle: 'HSDS directory API' }));
+  let page: string | undefined;
+  app.get('/docs', (c) => {
+    page ??= renderDocsPage(buildOpenApiDocument(app, config), OPENAPI_PATH.slice(1));
+    return c.body(page, 200, {
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': docsPolicy(),
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'same-origin',
+    });
+  });
 }
