@@ -21,7 +21,7 @@ function describeApi(config: Config): string {
     '',
     '**POST** on a list endpoint is the same search, with the parameters in the query string, a JSON body or a form body.',
     '',
-    '**Parameters this API does not know are ignored** (clients add their own). Known parameters with bad values are refused with a 400.',
+    "**Parameters an endpoint does not take are ignored and named** (clients add their own): in the `Ignored-Parameters` response header and, on a list, the page's `ignored_parameters`; a server with `STRICT_PARAMETERS=true` refuses them with a 400 naming each. Known parameters with bad values are refused with a 400.",
     '',
     '**Errors** are RFC 9457 problem details (`application/problem+json`) whose `errors` name each bad parameter. Ids are UUIDs, in either case: a malformed id is a 400, an unknown one a 404. ' +
       `A known path asked with a method it does not take is a 405 whose \`Allow\` header lists those it does; a request body over ${config.MAX_BODY_BYTES} bytes is a 413 (refused as soon as the size is known, never read further); a body that is neither JSON nor a form, a 415. \`search\` takes at most ${MAX_SEARCH_CHARS} characters.`,
