@@ -1,5 +1,5 @@
 /**
- * Query parameters a route does not take are named, never silently dropped: `serch=food` used to
+ * Query parameters (and a POST twin's body fields) a route does not take are named, never silently dropped: `serch=food` used to
  * return the whole directory as if nothing had been asked. By default the answer is served and
  * the names are sent in the `Ignored-Parameters` header (and in a list page's
  * `ignored_parameters`): clients add their own parameters (cache busters, tracking), and a
@@ -9,13 +9,19 @@
  * validator and the document use, so the list cannot drift. Routes without a query schema (hand
  * documented, or taking none) are left alone: their handlers may read what the schema does not say.
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { ApiProblem } from './problem.ts';
 import type { App, AppEnv } from './types.ts';
 
 export const IGNORED_PARAMETERS_HEADER = 'Ignored-Parameters';
 
-type KnownRoute = { method: string; pattern: RegExp; names: ReadonlySet<string> };
+type KnownRoute = {
+  method: string;
+  pattern: RegExp;
+  names: ReadonlySet<string>;
+  /** A POST twin's body takes the query's parameters (list-route.ts): its fields are checked too. */
+  bodyIsQuery: boolean;
+};
 
 /** `/services/{id}` as a pattern over a request path. */
 const pathPattern = (path: string) =>
@@ -44,13 +50,12 @@ export function knownRoutes(app: App): KnownRoute[] {
   const known: KnownRoute[] = [];
   for (const definition of app.openAPIRegistry.definitions) {
     if (definition.type !== 'route') continue;
-    const names = queryNames(definition.route.request?.query);
+    const { request, method, path } = definition.route;
+    const names = queryNames(request?.query);
     if (!names) continue;
-    known.push({
-      method: definition.route.method.toUpperCase(),
-      pattern: pathPattern(definition.route.path),
-      names,
-    });
+    const json = request?.body?.content['application/json'];
+    const bodyIsQuery = json !== undefined && 'schema' in json && json.schema === request?.query;
+    known.push({ method: method.toUpperCase(), pattern: pathPattern(path), names, bodyIsQuery });
   }
   return known;
 }
@@ -58,6 +63,24 @@ export function knownRoutes(app: App): KnownRoute[] {
 /** The query parameters of `url` that `names` does not hold, each once, in the order asked. */
 export function unknownParameters(url: URL, names: ReadonlySet<string>): string[] {
   return [...new Set(url.searchParams.keys())].filter((name) => !names.has(name));
+}
+
+/**
+ * The fields of a POST twin's JSON or form body. Read through Hono's body cache, so the route's
+ * validator reads the same body again; a body that does not parse is the validator's to refuse.
+ */
+async function bodyNames(c: Context<AppEnv>): Promise<string[]> {
+  const type = c.req.header('content-type') ?? '';
+  try {
+    if (type.includes('json')) {
+      const body: unknown = await c.req.json();
+      return body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [];
+    }
+    if (type.includes('form')) return [...new Set((await c.req.formData()).keys())];
+  } catch {
+    // Refused by the validator, with the problem that says why.
+  }
+  return [];
 }
 
 /** The header's value: the names, percent-encoded (a header is ASCII), comma-separated. */
@@ -73,12 +96,20 @@ export function ignoredParameters(app: App, strict: boolean): MiddlewareHandler<
   return async (c, next) => {
     table ??= knownRoutes(app);
     const route = table.find((r) => r.method === c.req.method && r.pattern.test(c.req.path));
-    const ignored = route ? unknownParameters(new URL(c.req.url), route.names) : [];
+    if (!route) return next();
+    const query = unknownParameters(new URL(c.req.url), route.names);
+    const body = route.bodyIsQuery
+      ? (await bodyNames(c)).filter((name) => !route.names.has(name) && !query.includes(name))
+      : [];
+    const ignored = [...query, ...body];
     if (ignored.length === 0) return next();
     if (strict) {
       const reason = `${c.req.method} ${c.req.path} does not take this parameter (STRICT_PARAMETERS is on)`;
       throw new ApiProblem(400, `unknown parameters: ${ignored.join(', ')}`, {
-        errors: ignored.map((parameter) => ({ parameter, in: 'query' as const, reason })),
+        errors: [
+          ...query.map((parameter) => ({ parameter, in: 'query' as const, reason })),
+          ...body.map((parameter) => ({ parameter, in: 'body' as const, reason })),
+        ],
       });
     }
     c.set('ignoredParameters', ignored);

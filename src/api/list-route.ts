@@ -48,7 +48,7 @@ export function listRoutes<Params extends z.ZodObject, Page extends z.ZodType>(
       headers: {
         [IGNORED_PARAMETERS_HEADER]: {
           description:
-            'Present when the query string held parameters this endpoint does not take: their names (percent-encoded, comma-separated), which did not change the answer. With `STRICT_PARAMETERS=true` they are a 400 instead.',
+            'Present when the query string (or a POST body) held parameters this endpoint does not take: their names (percent-encoded, comma-separated), which did not change the answer. With `STRICT_PARAMETERS=true` they are a 400 instead.',
           schema: { type: 'string' as const, example: 'serch' },
         },
       },

@@ -55,7 +55,7 @@ const listPageExtensions = {
     .optional()
     .openapi({
       description:
-        'An extension of this API, present only when the query string held parameters this endpoint does not take: their names, which did not change the answer (also in the `Ignored-Parameters` header). With `STRICT_PARAMETERS=true` they are a 400 instead.',
+        'An extension of this API, present only when the query string (or a POST body) held parameters this endpoint does not take: their names, which did not change the answer (also in the `Ignored-Parameters` header). With `STRICT_PARAMETERS=true` they are a 400 instead.',
       example: ['serch'],
     }),
 };

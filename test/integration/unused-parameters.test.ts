@@ -104,6 +104,37 @@ describe('parameters a route does not take', () => {
     expect(posted.headers.get('ignored-parameters')).toBe('serch');
   });
 
+  it("names a POST twin's body fields it does not take, and still reads the body", async () => {
+    const json = await app.request('/services', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ search: 'helpline', serch: 'food', per_page: 10 }),
+    });
+    expect(json.status).toBe(200);
+    expect(json.headers.get('ignored-parameters')).toBe('serch');
+    const page = (await json.json()) as { contents: JsonObject[]; ignored_parameters: string[] };
+    expect(ids(page.contents)).toEqual([VIRTUAL.id]);
+    expect(page.ignored_parameters).toEqual(['serch']);
+    const form = await app.request('/services', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'search=helpline&colour=red',
+    });
+    expect(form.headers.get('ignored-parameters')).toBe('colour');
+    expect(ids(((await form.json()) as { contents: JsonObject[] }).contents)).toEqual([VIRTUAL.id]);
+    await expectProblem(app, '/services', 400, '(body)', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"search": ',
+    });
+    const body = await expectProblem(strict, '/services', 400, 'serch', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ serch: 'food' }),
+    });
+    expect(body.errors).toEqual([expect.objectContaining({ parameter: 'serch', in: 'body' })]);
+  });
+
   it('percent-encodes names a header cannot carry', async () => {
     const res = await app.request('/services?caf%C3%A9=1&a%2Cb=2');
     expect(res.headers.get('ignored-parameters')).toBe('caf%C3%A9, a%2Cb');
