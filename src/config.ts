@@ -198,6 +198,11 @@ export const configSchema = z.object({
     .describe(
       'Whether POST /validate?url= fetches a remote HSDS API: off; public (never a loopback, private or reserved address, redirects included); any (private networks too).',
     ),
+  STRICT_PARAMETERS: booleanString
+    .default(false)
+    .describe(
+      'Whether a query parameter a route does not take is a 400 naming it (true), or served and named in the Ignored-Parameters header and the page (false).',
+    ),
   CACHE_CONTROL_LISTS: z
     .string()
     .default('public, max-age=60')

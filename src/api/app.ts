@@ -12,6 +12,7 @@ import { parseTokens } from './auth.ts';
 import { createDumps, dumpLimitsOf } from './dumps.ts';
 import { registerExplore } from './explore.ts';
 import { GEOCODE_HEADER_NAMES } from './geo-params.ts';
+import { IGNORED_PARAMETERS_HEADER, ignoredParameters } from './ignored-params.ts';
 import { createLargePages, pageLimitsOf } from './large-pages.ts';
 import { allowedMethods } from './methods.ts';
 import { registerOpenApi } from './openapi.ts';
@@ -88,6 +89,7 @@ const EXPOSED_HEADERS = [
   'Link',
   'Audit-Total',
   REQUEST_ID_HEADER,
+  IGNORED_PARAMETERS_HEADER,
   ...GEOCODE_HEADER_NAMES,
 ];
 
@@ -152,6 +154,9 @@ export function createApp(deps: AppDeps): App {
         c.res.headers.set('cache-control', deps.config.CACHE_CONTROL_LISTS);
     });
   }
+
+  // After the body bound and CORS (a strict refusal carries CORS headers), before every route.
+  app.use('*', ignoredParameters(app, deps.config.STRICT_PARAMETERS));
 
   registerRoutes(app, deps.config);
   // The MCP server's tools call this app back, so it is mounted here, where the app exists.

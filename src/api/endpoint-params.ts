@@ -51,6 +51,8 @@ const servicesShape = (ctx: RouteContext) => ({
   include_deleted: param.includeDeleted(true).optional(),
   minimal: param.minimal().optional(),
   full: param.full('service').optional(),
+  postcode: param.servicePostcode().optional(),
+  proximity: param.proximity().optional(),
 });
 
 const serviceAtLocationsShape = (ctx: RouteContext) => ({

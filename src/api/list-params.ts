@@ -261,6 +261,12 @@ export const param = {
       32,
     ),
   ),
+  servicePostcode: blankIsAbsent(() =>
+    stringParam(
+      'The postcode or zip code of a point to sort services by: nearest location first (services without a located one last). If `proximity` is provided, only services with a location within the proximity from the centroid of the postcode. Service areas are not asked here: `/service_at_locations` keeps only results whose `service_area` covers the postcode. A UK postcode (AB10 1AB), UK outcode (AB10) or US ZIP code (12345). Malformed: 400 `invalid-parameter`. Well-formed but known to no geocoder on this server: 400 `unknown-postcode`. No geocoder reachable: 503. The `Postcode-Precision`, `Postcode-Matched` and `Postcode-Centroid` response headers say which centroid was used.',
+      32,
+    ),
+  ),
   proximity: blankIsAbsent(() =>
     numberParam(
       'Return services that exist within this many metres from the centroid of the provided postcode (requires `postcode`).',

@@ -6,6 +6,7 @@ import { createRoute, type z } from '@hono/zod-openapi';
 import { type ReadBudget, type RecordTexts, searchPage, streamRecords } from '../engine/search.ts';
 import { pageWindow, type SearchRequest, streamOrder } from '../index-mapping/search.query.ts';
 import { openDump } from './dumps.ts';
+import { IGNORED_PARAMETERS_HEADER } from './ignored-params.ts';
 import { asJsonAnswer, type JsonAnswer } from './json-answer.ts';
 import { openPageBudget } from './large-pages.ts';
 import type { Paging } from './list-params.ts';
@@ -44,6 +45,13 @@ export function listRoutes<Params extends z.ZodObject, Page extends z.ZodType>(
   const responses = {
     200: {
       description: endpoint.responseDescription,
+      headers: {
+        [IGNORED_PARAMETERS_HEADER]: {
+          description:
+            'Present when the query string (or a POST body) held parameters this endpoint does not take: their names (percent-encoded, comma-separated), which did not change the answer. With `STRICT_PARAMETERS=true` they are a 400 instead.',
+          schema: { type: 'string' as const, example: 'serch' },
+        },
+      },
       content: {
         'application/json': { schema: endpoint.pageSchema },
         [NDJSON_CONTENT_TYPE]: { schema: endpoint.itemSchema },
@@ -191,7 +199,12 @@ async function listAnswer(
     const texts = options.enrich ? await options.enrich(page.texts, budget) : page.texts;
     budget.served(texts.length);
     const wider = relaxedBy.relaxed !== undefined;
-    const extensions = { ...(options.extend ? await options.extend(asked, wider) : {}), ...relaxedBy };
+    const ignored = c.get('ignoredParameters');
+    const extensions = {
+      ...(options.extend ? await options.extend(asked, wider) : {}),
+      ...relaxedBy,
+      ...(ignored ? { ignored_parameters: ignored } : {}),
+    };
     return c.body(pageText(texts, page.total, paging.page, paging.perPage, extensions), 200, {
       'content-type': 'application/json',
     });

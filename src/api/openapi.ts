@@ -1,6 +1,6 @@
-import { Scalar } from '@scalar/hono-api-reference';
 import type { Config } from '../config.ts';
 import { MAX_SEARCH_CHARS } from '../index-mapping/text.query.ts';
+import { docsPolicy, renderDocsPage } from './docs-page.ts';
 import { OPENAPI_PATH, profiles } from './profile.ts';
 import { routeContext } from './route-context.ts';
 import type { App } from './types.ts';
@@ -21,7 +21,7 @@ function describeApi(config: Config): string {
     '',
     '**POST** on a list endpoint is the same search, with the parameters in the query string, a JSON body or a form body.',
     '',
-    '**Parameters this API does not know are ignored** (clients add their own). Known parameters with bad values are refused with a 400.',
+    "**Parameters an endpoint does not take are ignored and named** (clients add their own): in the `Ignored-Parameters` response header and, on a list, the page's `ignored_parameters`; a server with `STRICT_PARAMETERS=true` refuses them with a 400 naming each. Known parameters with bad values are refused with a 400.",
     '',
     '**Errors** are RFC 9457 problem details (`application/problem+json`) whose `errors` name each bad parameter. Ids are UUIDs, in either case: a malformed id is a 400, an unknown one a 404. ' +
       `A known path asked with a method it does not take is a 405 whose \`Allow\` header lists those it does; a request body over ${config.MAX_BODY_BYTES} bytes is a 413 (refused as soon as the size is known, never read further); a body that is neither JSON nor a form, a 415. \`search\` takes at most ${MAX_SEARCH_CHARS} characters.`,
@@ -50,7 +50,7 @@ export function buildOpenApiDocument(app: App, config: Config) {
 
 /**
  * Serves the OpenAPI document (built once, on first request: the routes do not change while the
- * app lives) and the interactive reference at /docs.
+ * app lives) and the reference page at /docs (rendered here, from that document: it works offline).
  */
 export function registerOpenApi(app: App, config: Config) {
   let document: string | undefined;
@@ -58,5 +58,14 @@ export function registerOpenApi(app: App, config: Config) {
     document ??= JSON.stringify(buildOpenApiDocument(app, config));
     return c.body(document, 200, { 'content-type': 'application/json' });
   });
-  app.get('/docs', Scalar({ url: OPENAPI_PATH, pageTitle: 'HSDS directory API' }));
+  let page: string | undefined;
+  app.get('/docs', (c) => {
+    page ??= renderDocsPage(buildOpenApiDocument(app, config), OPENAPI_PATH.slice(1));
+    return c.body(page, 200, {
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': docsPolicy(),
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'same-origin',
+    });
+  });
 }

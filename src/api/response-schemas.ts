@@ -48,8 +48,21 @@ export const serviceItemSchema = z
       'A service: direct fields with its organization and program; fully nested with `full=true`; id and last_modified with `minimal=true`; a tombstone for a deleted service with `include_deleted=true`.',
   });
 
+/** An extension field of every page (src/api/ignored-params.ts). */
+const listPageExtensions = {
+  ignored_parameters: z
+    .array(z.string())
+    .optional()
+    .openapi({
+      description:
+        'An extension of this API, present only when the query string (or a POST body) held parameters this endpoint does not take: their names, which did not change the answer (also in the `Ignored-Parameters` header). With `STRICT_PARAMETERS=true` they are a 400 instead.',
+      example: ['serch'],
+    }),
+};
+
 /** Extension fields of the services and service-at-locations pages (src/api/search-extensions.ts). */
 const searchPageExtensions = {
+  ...listPageExtensions,
   facets: z
     .record(
       z.string(),
@@ -103,16 +116,22 @@ export const organizationItemSchema = z
       'An organization: direct fields; fully nested with `full=true` or `full_service=true` (with its services); a tombstone with `include_deleted=true`.',
   });
 
-export const organizationPageSchema = pageSchema(organizationItemSchema).openapi('organization_page');
+export const organizationPageSchema = pageSchema(organizationItemSchema)
+  .extend(listPageExtensions)
+  .openapi('organization_page');
 
 export const taxonomyItemSchema = z.union([taxonomyFullSchema, tombstoneSchema]).openapi({
   description: 'A taxonomy; a tombstone for a deleted one with `include_deleted=true`.',
 });
 
-export const taxonomyPageSchema = pageSchema(taxonomyItemSchema).openapi('taxonomy_page');
+export const taxonomyPageSchema = pageSchema(taxonomyItemSchema)
+  .extend(listPageExtensions)
+  .openapi('taxonomy_page');
 
 export const taxonomyTermItemSchema = z.union([taxonomyTermFullSchema, tombstoneSchema]).openapi({
   description: 'A taxonomy term; a tombstone for a deleted one with `include_deleted=true`.',
 });
 
-export const taxonomyTermPageSchema = pageSchema(taxonomyTermItemSchema).openapi('taxonomy_term_page');
+export const taxonomyTermPageSchema = pageSchema(taxonomyTermItemSchema)
+  .extend(listPageExtensions)
+  .openapi('taxonomy_term_page');

@@ -119,6 +119,8 @@ export type AppEnv = {
     token?: ApiToken;
     /** The request's id (request-id.ts). */
     requestId: string;
+    /** Query parameters the route does not take, served anyway (ignored-params.ts). */
+    ignoredParameters?: string[];
   };
 };
 

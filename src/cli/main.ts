@@ -2,6 +2,7 @@
  * `npx hsds <command>`: serve, import, reindex, generate, postcodes import.
  */
 import { parseArgs } from 'node:util';
+import { loadDotEnv } from './dotenv.ts';
 
 const usage = `usage: hsds <command> [options]
 
@@ -36,6 +37,8 @@ commands:
 const [command, ...rest] = process.argv.slice(2);
 
 async function main(): Promise<number> {
+  // Before any configuration is read (src/config.ts, once, by each command).
+  loadDotEnv();
   switch (command) {
     case 'serve': {
       const { values } = parseArgs({ args: rest, options: { demo: { type: 'boolean', default: false } } });

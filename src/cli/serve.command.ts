@@ -33,6 +33,40 @@ function recordCacheBytes(megabytes: number, logger: Logger): number {
   return allowed;
 }
 
+/** Whether HOST binds every interface (the default): then other machines can reach the API. */
+const isWildcard = (host: string) => host === '0.0.0.0' || host === '::' || host === '[::]';
+
+/**
+ * The line a person reads when the API is up: where to open it, and who else can reach it. HOST
+ * defaults to every interface (what a container needs), which a laptop user should know.
+ */
+export function readyLine(host: string, port: number): string {
+  const shown = isWildcard(host) ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  const url = `http://${shown}:${port}`;
+  const reach = isWildcard(host)
+    ? `listening on every network interface (HOST=${host}; HOST=127.0.0.1 keeps it to this machine)`
+    : `listening on ${host} only (HOST)`;
+  return `HSDS API ready at ${url}  (docs: ${url}/docs; ${reach})`;
+}
+
+/**
+ * One line for a port the API cannot listen on, instead of Node's stack trace; undefined for an
+ * error that is not about the address (that one is thrown as it is).
+ */
+export function listenFailure(error: unknown, host: string, port: number): string | undefined {
+  const code = error instanceof Error && 'code' in error ? error.code : undefined;
+  if (code === 'EADDRINUSE') {
+    return `Cannot start the API: port ${port} on ${host} is already in use (another server, or this API already running). Stop it, or choose another port: PORT=${port === 65535 ? 3001 : port + 1}.`;
+  }
+  if (code === 'EACCES') {
+    return `Cannot start the API: not allowed to listen on port ${port} on ${host} (ports below 1024 need privileges). Choose another: PORT=3000.`;
+  }
+  if (code === 'EADDRNOTAVAIL') {
+    return `Cannot start the API: HOST=${host} is not an address of this machine. Use 0.0.0.0 (every interface) or 127.0.0.1 (this machine only).`;
+  }
+  return undefined;
+}
+
 export type ServeOptions = {
   /** Load the demo dataset when the read indices are empty (what `npm start` does). */
   demo: boolean;
@@ -129,13 +163,38 @@ export async function serveCommand(options: ServeOptions) {
       logger.warn({ err: error }, 'could not complete the audit of interrupted writes; the next write does'),
     );
   }
+  let closing = false;
+  // Everything started above, stopped in order: on a signal, and when the port cannot be had.
+  const release = async () => {
+    // The searches counted since the last write go to the engine first.
+    await searchLog?.stop();
+    await understanding?.close();
+    // In-flight deliveries are cut short (delivered again by whoever delivers next) and the lease freed.
+    await webhookDelivery.stop();
+    await engine.close();
+    await writing.close();
+    await runtime.engine.close();
+    // A local engine this process started goes down with it; one started by `engine:start` stays.
+    if (runtime.startedLocalEngine) await stopEngine({ port: config.ENGINE_PORT });
+  };
+
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
     const url = `http://localhost:${info.port}`;
-    logger.info({ url, engine: engine.settings.url, profile: config.HSDS_PROFILE }, 'API ready');
-    console.error(`HSDS API ready at ${url}  (docs: ${url}/docs)`);
+    logger.info(
+      { url, host: config.HOST, engine: engine.settings.url, profile: config.HSDS_PROFILE },
+      'API ready',
+    );
+    console.error(readyLine(config.HOST, info.port));
+  });
+  server.on('error', (error) => {
+    const message = listenFailure(error, config.HOST, config.PORT);
+    if (!message) throw error;
+    logger.error({ err: error.message, port: config.PORT, host: config.HOST }, 'cannot listen');
+    console.error(message);
+    closing = true;
+    void release().finally(() => process.exit(1));
   });
 
-  let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
@@ -143,16 +202,7 @@ export async function serveCommand(options: ServeOptions) {
     // Written now as well as below: open keep-alive connections may hold the close until the exit.
     void searchLog?.flush();
     server.close(async () => {
-      // The searches counted since the last write go to the engine first.
-      await searchLog?.stop();
-      await understanding?.close();
-      // In-flight deliveries are cut short (delivered again by whoever delivers next) and the lease freed.
-      await webhookDelivery.stop();
-      await engine.close();
-      await writing.close();
-      await runtime.engine.close();
-      // A local engine this process started goes down with it; one started by `engine:start` stays.
-      if (runtime.startedLocalEngine) await stopEngine({ port: config.ENGINE_PORT });
+      await release();
       process.exit(0);
     });
     // Open keep-alive connections must not hold the process forever.

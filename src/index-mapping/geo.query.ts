@@ -55,14 +55,16 @@ export function coverageFilter(point: GeoPoint): QueryDsl {
   };
 }
 
-export function proximityFilter(point: GeoPoint, metres: number): QueryDsl {
-  return { geo_distance: { distance: `${metres}m`, [F.locationPoint]: { lat: point.lat, lon: point.lon } } };
+/** Within `metres` of the point; on a field of many points (a service's), any of them. */
+export function proximityFilter(point: GeoPoint, metres: number, field: string = F.locationPoint): QueryDsl {
+  return { geo_distance: { distance: `${metres}m`, [field]: { lat: point.lat, lon: point.lon } } };
 }
 
-export function distanceSort(point: GeoPoint): SortClause {
+/** Nearest first; on a field of many points, by the nearest of them (the engine's `min` for `asc`). */
+export function distanceSort(point: GeoPoint, field: string = F.locationPoint): SortClause {
   return {
     _geo_distance: {
-      [F.locationPoint]: { lat: point.lat, lon: point.lon },
+      [field]: { lat: point.lat, lon: point.lon },
       order: 'asc',
       unit: 'm',
       // Locations without a point (virtual ones) come last.
@@ -80,5 +82,22 @@ export function geoFilter(geo: GeoQuery | undefined): { filters: QueryDsl[]; sor
       ...(geo.proximityMetres === undefined ? [] : [proximityFilter(geo.point, geo.proximityMetres)]),
     ],
     sort: [distanceSort(geo.point)],
+  };
+}
+
+/**
+ * The same on /services, whose documents hold the points of all the service's locations
+ * (`location_points`) but no service area: `proximity` keeps services with a location within the
+ * distance, and they come nearest location first (services without a located one last). Service
+ * areas are asked only on /service_at_locations, where each result carries its coverage.
+ */
+export function serviceGeoFilter(geo: GeoQuery | undefined): { filters: QueryDsl[]; sort: SortClause[] } {
+  if (!geo) return { filters: [], sort: [] };
+  return {
+    filters:
+      geo.proximityMetres === undefined
+        ? []
+        : [proximityFilter(geo.point, geo.proximityMetres, F.locationPoints)],
+    sort: [distanceSort(geo.point, F.locationPoints)],
   };
 }

@@ -1,12 +1,12 @@
 /**
  * GET /service_at_locations: the service filters, plus the geography of a geocoded postcode.
  */
-import { type GeoQuery, geoFilter } from './geo.query.ts';
+import { geoFilter } from './geo.query.ts';
 import { composeQuery, type SearchRequest, STREAM_BATCH, sortOrder } from './search.query.ts';
 import { type ServiceFilters, serviceFilters, serviceTextQuery } from './service-search.query.ts';
 import { FULL_RECORD, SERVICE_AT_LOCATION_LIST_ITEM } from './sources.query.ts';
 
-export type ServiceAtLocationFilters = ServiceFilters & { geo?: GeoQuery | undefined };
+export type ServiceAtLocationFilters = ServiceFilters;
 
 /** `list`: direct fields, the location and the service (direct fields, organization, program); `full`: fully nested. */
 export type ServiceAtLocationShape = 'list' | 'full';

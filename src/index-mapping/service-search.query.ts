@@ -14,6 +14,7 @@ import {
   taxonomyFilter,
   taxonomyTermFilter,
 } from './filters.query.ts';
+import { type GeoQuery, serviceGeoFilter } from './geo.query.ts';
 import { heldWordsOf, type Meaning, withMeaning } from './meaning.query.ts';
 import { type OpenAt, openAtFilter } from './opening.query.ts';
 import { composeQuery, type SearchRequest, STREAM_BATCH, sortOrder } from './search.query.ts';
@@ -96,6 +97,8 @@ export type ServiceFilters = {
    * (relaxedRequiredWords), `meaning` searches by its loose meaning alone (Meaning.loose).
    */
   relax?: Relaxation | undefined;
+  /** A geocoded `postcode` (and `proximity`): on /services, by the service's locations (serviceGeoFilter). */
+  geo?: GeoQuery | undefined;
 };
 
 export type Relaxation = 'fewer_words' | 'meaning';
@@ -158,11 +161,12 @@ export function serviceTextQuery(params: ServiceFilters) {
 
 export function buildServiceSearch(params: ServiceFilters, shape: ServiceShape): SearchRequest {
   const text = serviceTextQuery(params);
+  const geo = serviceGeoFilter(params.geo);
   return {
     index: 'services',
-    query: composeQuery(text, serviceFilters(params)),
+    query: composeQuery(text, [...serviceFilters(params), ...geo.filters]),
     // A harvest of ids has no use for alphabetical order; the id alone is the cheapest total order.
-    sort: sortOrder({ relevance: text !== undefined, byName: shape !== 'minimal' }),
+    sort: sortOrder({ relevance: text !== undefined, byName: shape !== 'minimal', leading: geo.sort }),
     source: serviceSources[shape],
     batchSize: STREAM_BATCH[shape],
   };

@@ -420,15 +420,21 @@ describe.skipIf(!chromium)('/explore in Chromium', () => {
     expect(await resultNames(page)).toEqual(NEAREST_FIRST);
   });
 
-  it("shows the API's own message for an unknown postcode, not a blank page", async () => {
+  it("says in plain words that a postcode is unknown or malformed, not the API's detail", async () => {
     const { page } = await openPage();
-    for (const postcode of ['SW1A 1AA', 'not a postcode']) {
+    for (const [postcode, plain] of [
+      [
+        'SW1A 1AA',
+        'We could not find that postcode. Check it, or try just its first part (for example AB10).',
+      ],
+      ['not a postcode', 'That does not look like a postcode. Check it and try again.'],
+    ] as const) {
       const api = await apiPage(`?postcode=${encodeURIComponent(postcode)}`);
       expect(api.detail).toBeTruthy();
       await page.goto(`${base}/explore?postcode=${encodeURIComponent(postcode)}`);
       const alert = page.getByRole('alert');
       await alert.waitFor();
-      expect(await alert.locator('.error-detail').textContent()).toBe(api.detail);
+      expect(await alert.locator('.error-detail').textContent()).toBe(plain);
       // The form is still there, holding what was typed, to correct it.
       expect(await page.locator('#postcode').inputValue()).toBe(postcode);
     }

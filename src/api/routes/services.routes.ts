@@ -9,8 +9,9 @@ import { buildServiceSearch } from '../../index-mapping/service-search.query.ts'
 import { childTermsOf } from '../child-terms.ts';
 import { openDump } from '../dumps.ts';
 import { askedAt, type ServicesParams, servicesParams, toServiceFilters } from '../endpoint-params.ts';
+import { geocodeHeaders, type ResolvedGeo, resolveGeoQuery } from '../geo-params.ts';
 import { asJsonAnswer } from '../json-answer.ts';
-import { resolvePaging, withDeleted } from '../list-params.ts';
+import { requirePostcodeForProximity, resolvePaging, withDeleted } from '../list-params.ts';
 import { listResponse, listRoutes, postedParams } from '../list-route.ts';
 import { meaningOf } from '../meaning.ts';
 import { ndjsonResponse, wholePageResponse } from '../ndjson.ts';
@@ -50,12 +51,13 @@ const serviceRoute = (ctx: RouteContext) =>
   });
 
 /** Every matching service's id and last_modified, in one streamed page (or NDJSON). */
-async function minimalServices(c: AppContext, p: ServicesParams) {
+async function minimalServices(c: AppContext, p: ServicesParams, geo: ResolvedGeo | undefined) {
   const { engine, logger } = c.get('deps');
   const dump = openDump(c);
   const filters = {
     ...toServiceFilters(p, askedAt(c)),
     ...(await childTermsOf(c, p)),
+    geo,
     meaning: await meaningOf(c, p.search),
   };
   const search = withDeleted(buildServiceSearch(filters, 'minimal'), p.include_deleted, p.modified_after);
@@ -69,11 +71,25 @@ async function minimalServices(c: AppContext, p: ServicesParams) {
 }
 
 async function listServices(ctx: RouteContext, c: AppContext, p: ServicesParams) {
-  if (p.minimal) return minimalServices(c, p);
+  requirePostcodeForProximity(p);
+  const geo = await resolveGeoQuery(c.get('deps'), p);
+  const res = await (p.minimal ? minimalServices(c, p, geo) : pageOfServices(ctx, c, p, geo));
+  // On the answer itself: a dump's stream is a Response of its own, which c.header() would miss.
+  if (geo) for (const [name, value] of Object.entries(geocodeHeaders(geo))) res.headers.set(name, value);
+  return res;
+}
+
+async function pageOfServices(
+  ctx: RouteContext,
+  c: AppContext,
+  p: ServicesParams,
+  geo: ResolvedGeo | undefined,
+) {
   const asked = askedAt(c);
   const filters = {
     ...toServiceFilters(p, asked),
     ...(await childTermsOf(c, p)),
+    geo,
     meaning: await meaningOf(c, p.search),
   };
   const shape = p.full ? 'full' : 'list';

@@ -71,7 +71,12 @@ describe('ORUK 1.0 extensions and dates (oruk-1.0-extensions.json)', () => {
 
   it('reads the feed: both services kept with their extensions and pc_metadata.date_modified', async () => {
     const report = await validateLocation(`${realWorld}/oruk-1.0-extensions.json`);
-    expect(report).toMatchObject({ verdict: 'importable-with-repairs', importable: true, records: 3, rejected: 0 });
+    expect(report).toMatchObject({
+      verdict: 'importable-with-repairs',
+      importable: true,
+      records: 3,
+      rejected: 0,
+    });
     expect(report.issues.filter((i) => i.kind === 'dropped-field')).toEqual([]);
     expect(reasons(report.issues, 'last_modified')).toEqual([
       'read as 2021-01-06T00:00:00Z',
