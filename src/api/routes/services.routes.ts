@@ -72,7 +72,9 @@ async function listServices(ctx: RouteContext, c: AppContext, p: ServicesParams)
   const extend = recordingSearch(
     c,
     p,
-    searchExtensions(c, request, p, (search) => buildServiceSearch({ ...filters, search }, shape)),
+    searchExtensions(c, request, { ...p, crisis: filters.meaning?.crisis !== undefined }, (search) =>
+      buildServiceSearch({ ...filters, search }, shape),
+    ),
   );
   return listResponse(
     c,
