@@ -76,7 +76,7 @@ const searchPageExtensions = {
   }),
   relaxed: z.enum(['fewer_words', 'meaning']).optional().openapi({
     description:
-      'An extension of this API, present only when a `search` found nothing as typed and a wider search is served instead: `fewer_words` (half of its words required, from three words on), or `meaning` (what it means alone: the needs and taxonomy terms closest to it). A search for what the directory does not offer stays empty.',
+      'An extension of this API, present only when a `search` found nothing as typed and a wider search is served instead: `fewer_words` (half of its words required, from three words on), or `meaning` (what it means alone: the needs and taxonomy terms closest to it). A search that means nothing the directory offers is never relaxed and stays empty.',
     example: 'meaning',
   }),
   crisis_lines: z

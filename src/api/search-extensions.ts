@@ -8,8 +8,9 @@
  *   bounds of didYouMeanText (a 500-letter word would cost the engine a second per request);
  * - `relaxed` (a search that found nothing as typed, served wider): `fewer_words` when half its
  *   words found something, `meaning` when what it means did (relaxedSearches). A search that asks
- *   for what the directory does not offer stays empty: one or two words are never relaxed, and
- *   meaning counts only above its loose thresholds;
+ *   for what the directory does not offer stays empty: one or two words are never relaxed, nor is
+ *   a search that means nothing the directory offers (relaxationsOf), and meaning counts only
+ *   above its loose thresholds, by a need;
  * - `crisis_lines` (a search that means a risk to life or safety, when the operator configures
  *   CRISIS_LINES): the lines, on every page of such a search, found or not, relaxed or not; read
  *   from what the search was already understood to mean, so no engine request.
