@@ -357,6 +357,16 @@ export async function createUnderstanding(options: {
         (n) => n.need.crisis && (n.similarity >= settings.crisisThreshold || (n === closest && clearCrisis)),
       );
       if (crisisNeed) {
+        // A crisis below needThreshold is still what the text means: its phrases rank the crisis
+        // services among themselves, as a need's do ("locked out of home with nowhere to go"
+        // put a domestic abuse line, which offers emergency accommodation too, above the shelter).
+        if (!meaning.needs.some((n) => n.name === crisisNeed.need.name)) {
+          meaning.needs.push({
+            name: crisisNeed.need.name,
+            phrases: crisisNeed.need.phrases,
+            similarity: crisisNeed.similarity,
+          });
+        }
         meaning.crisis = {
           need: crisisNeed.need.name,
           phrases: crisisNeed.need.phrases,
