@@ -21,6 +21,9 @@
  * - `--set` (default all): a comma-separated list of all, both (the synthetic sets), dev,
  *   heldout, real (Bristol and Miami), real-heldout (North Lincolnshire), or one real set by name; `--queries` prints every query with its score and
  *   first results; `--class NAME` only that class (of the sets that have it).
+ * - RELEVANCE_KEEP=1 imports each real feed once under a fixed prefix (bench-relevance-keep-<set>)
+ *   and keeps it, so a query-time change is measured again in seconds; drop those indices after
+ *   a change to what an import writes.
  * - `--service-meaning` also scores rankings search does not serve, to say what a vector per
  *   service would be worth (./relevance/service-meaning.ts): services by meaning alone, the better
  *   of that and today's per query, and the two fused (synthetic sets only).
@@ -169,11 +172,21 @@ type RealScores = { prefix: string; scores: QueryScore[]; importSeconds: number;
  * not serve (they count as not found).
  */
 async function scoreRealSet(set: RealSet, location: string, served: BenchEngine): Promise<RealScores> {
-  const prefix = `bench-relevance-${set.name}-${randomBytes(3).toString('hex')}`;
+  const keep = process.env.RELEVANCE_KEEP === '1';
+  const prefix = keep
+    ? `bench-relevance-keep-${set.name}`
+    : `bench-relevance-${set.name}-${randomBytes(3).toString('hex')}`;
   const { config, engine } = serverEngine(served.url, prefix);
   try {
     const started = performance.now();
-    await importAndReindex(engine, location, { reportFile: false, sourceName: `relevance-${set.name}` });
+    const kept =
+      keep &&
+      (await fetch(`${served.url}/${prefix}-services/_count`).then(
+        (r) => r.ok,
+        () => false,
+      ));
+    if (!kept)
+      await importAndReindex(engine, location, { reportFile: false, sourceName: `relevance-${set.name}` });
     const importSeconds = (performance.now() - started) / 1000;
     const app = await searchApp(config, engine);
     const { judgments, sourceIdOf } = servedJudgments(set);
@@ -193,7 +206,7 @@ async function scoreRealSet(set: RealSet, location: string, served: BenchEngine)
     }
     return { prefix, scores, importSeconds, missing };
   } finally {
-    await dropIndices(engine);
+    if (!keep) await dropIndices(engine);
     await engine.close();
   }
 }

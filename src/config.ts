@@ -14,6 +14,36 @@ const commaList = (value: string): string[] =>
     .map((entry) => entry.trim())
     .filter(Boolean);
 
+/**
+ * The crisis lines an operator configures (CRISIS_LINES): phone or web lines a page carries, as
+ * the `crisis_lines` extension, whenever its search means a risk to life or safety
+ * (src/semantic/understanding.ts, needs marked `!crisis`). A directory may hold no crisis
+ * service, or none that a given crisis finds (a feed of food banks): the person still gets
+ * somewhere to turn, and a crisis search never answers with nothing.
+ *
+ * Written `Name: contact; Name: contact`: a contact starting with http:// or https:// is a web
+ * address, anything else a phone number kept as written ("116 123", "988", "text SHOUT to 85258").
+ */
+export type CrisisLine = { name: string; phone?: string; url?: string };
+
+/** The lines of a CRISIS_LINES value, and what is wrong with it (empty when nothing is). */
+export function parseCrisisLines(text: string): { lines: CrisisLine[]; problems: string[] } {
+  const lines: CrisisLine[] = [];
+  const problems: string[] = [];
+  for (const entry of text.split(';').map((e) => e.trim())) {
+    if (entry === '') continue;
+    const colon = entry.indexOf(':');
+    const name = colon > 0 ? entry.slice(0, colon).trim() : '';
+    const contact = colon > 0 ? entry.slice(colon + 1).trim() : '';
+    if (name === '' || contact === '') {
+      problems.push(`"${entry}" is not "Name: phone or https:// address"`);
+      continue;
+    }
+    lines.push(/^https?:\/\//i.test(contact) ? { name, url: contact } : { name, phone: contact });
+  }
+  return { lines, problems };
+}
+
 const booleanString = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -381,6 +411,17 @@ export const configSchema = z.object({
     .transform(commaList)
     .describe(
       'Taxonomy terms (ids or names, comma-separated) whose services are the crisis services a crisis search shows first; empty: any service that meets the crisis.',
+    ),
+  CRISIS_LINES: z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      const { lines, problems } = parseCrisisLines(value);
+      for (const problem of problems) ctx.addIssue({ code: 'custom', message: problem });
+      return lines;
+    })
+    .describe(
+      'Crisis lines every search that means a risk to life or safety carries (`crisis_lines`), `;`-separated, each `Name: phone or https:// address`; empty: none.',
     ),
 });
 

@@ -89,9 +89,25 @@ const searchPageExtensions = {
   }),
   relaxed: z.enum(['fewer_words', 'meaning']).optional().openapi({
     description:
-      'An extension of this API, present only when a `search` found nothing as typed and a wider search is served instead: `fewer_words` (half of its words required, from three words on), or `meaning` (what it means alone: the needs and taxonomy terms closest to it). A search for what the directory does not offer stays empty.',
+      'An extension of this API, present only when a `search` found nothing as typed and a wider search is served instead: `fewer_words` (half of its words required, from three words on), or `meaning` (what it means alone: the needs and taxonomy terms closest to it). A search that means nothing the directory offers is never relaxed and stays empty.',
     example: 'meaning',
   }),
+  crisis_lines: z
+    .array(
+      z.object({
+        name: z.string().openapi({ example: 'Samaritans' }),
+        phone: z
+          .string()
+          .optional()
+          .openapi({ description: 'As the operator wrote it.', example: '116 123' }),
+        url: z.string().optional().openapi({ example: 'https://www.samaritans.org' }),
+      }),
+    )
+    .optional()
+    .openapi({
+      description:
+        'An extension of this API, present only when a `search` means a risk to life or safety (suicide, abuse, an overdose, nowhere to sleep tonight...) and the operator configures crisis lines (CRISIS_LINES): the lines to show beside the results, whether or not the directory holds a crisis service.',
+    }),
 };
 
 export const servicePageSchema = pageSchema(serviceItemSchema)

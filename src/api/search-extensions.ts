@@ -8,8 +8,12 @@
  *   bounds of didYouMeanText (a 500-letter word would cost the engine a second per request);
  * - `relaxed` (a search that found nothing as typed, served wider): `fewer_words` when half its
  *   words found something, `meaning` when what it means did (relaxedSearches). A search that asks
- *   for what the directory does not offer stays empty: one or two words are never relaxed, and
- *   meaning counts only above its loose thresholds.
+ *   for what the directory does not offer stays empty: one or two words are never relaxed, nor is
+ *   a search that means nothing the directory offers (relaxationsOf), and meaning counts only
+ *   above its loose thresholds, by a need;
+ * - `crisis_lines` (a search that means a risk to life or safety, when the operator configures
+ *   CRISIS_LINES): the lines, on every page of such a search, found or not, relaxed or not; read
+ *   from what the search was already understood to mean, so no engine request.
  */
 import type { Context } from 'hono';
 import { didYouMean, searchFacets } from '../engine/facets.ts';
@@ -29,10 +33,15 @@ import type { AppEnv } from './types.ts';
 export function searchExtensions(
   c: Context<AppEnv>,
   request: SearchRequest,
-  params: { search?: string | undefined; facets?: readonly FacetName[] | undefined },
+  params: {
+    search?: string | undefined;
+    facets?: readonly FacetName[] | undefined;
+    /** Whether the search means a risk to life or safety (Meaning.crisis). */
+    crisis?: boolean | undefined;
+  },
   rebuild: (search: string) => SearchRequest,
 ): Extend | undefined {
-  const { engine } = c.get('deps');
+  const { engine, config } = c.get('deps');
   const facets = params.facets?.length ? searchFacets(engine, request, params.facets) : undefined;
   // A failure of the page search leaves this promise unawaited: it must not become unhandled.
   facets?.catch(() => {});
@@ -41,6 +50,7 @@ export function searchExtensions(
   return async (total) => {
     const extensions: Record<string, unknown> = {};
     if (facets) extensions.facets = await facets;
+    if (params.crisis && config.CRISIS_LINES.length > 0) extensions.crisis_lines = config.CRISIS_LINES;
     if (total === 0 && search !== undefined) {
       const text = didYouMeanText(parseSearch(search).text);
       const corrected = text ? await didYouMean(engine, request.index, text) : undefined;

@@ -107,10 +107,16 @@ export type Relaxation = 'fewer_words' | 'meaning';
 export function relaxationsOf(params: ServiceFilters): Relaxation[] {
   const search = params.search;
   if (search === undefined || search.trim() === '') return [];
-  const out: Relaxation[] = [];
-  if (relaxedRequiredWords(countedWords(search)) !== undefined) out.push('fewer_words');
+  // Only a search that means something the directory offers is widened: half the words of "luxury
+  // hotel Miami Beach" found 112 services of Miami Beach, and a taxonomy term loosely close to
+  // "tattoo shop" (thrift shops) answered it. A need is the vocabulary's own sense of a human
+  // service; a large taxonomy (AIRS) holds a term loosely close to almost anything.
   const loose = params.meaning?.loose;
-  if (loose && (loose.needs.length > 0 || loose.terms.length > 0)) out.push('meaning');
+  const needed = loose !== undefined && loose.needs.length > 0;
+  const means = needed || (loose !== undefined && loose.terms.length > 0);
+  const out: Relaxation[] = [];
+  if (means && relaxedRequiredWords(countedWords(search)) !== undefined) out.push('fewer_words');
+  if (needed) out.push('meaning');
   return out;
 }
 
@@ -140,6 +146,29 @@ export function serviceFilters(params: ServiceFilters) {
   );
 }
 
+/**
+ * Whether the search was understood (src/semantic) as nothing the directory offers, not even
+ * loosely: a shopping or leisure search. Without an understanding (SEARCH_MEANING=off, or the
+ * model failed) nothing is known, and this is false.
+ */
+export function meansNothing(meaning: Meaning | undefined): boolean {
+  const loose = meaning?.loose;
+  return loose !== undefined && loose.needs.length === 0 && loose.terms.length === 0 && !meaning?.correction;
+}
+
+/**
+ * Words a search that means nothing the directory offers requires: every one, up to
+ * STRICT_WORDS (75% beyond, as any search). Two of three words found wheelchair vehicles for
+ * hire for "used cars for sale" and a youth centre by a park for "theme park tickets"; every word
+ * of every short search cost plain needs with a place ("food bank Bedminster": 0.89 -> 0.73),
+ * which mean something and keep the 75%.
+ */
+const STRICT_WORDS = 3;
+function strictRequiredWords(search: string): number | undefined {
+  const count = countedWords(search);
+  return count <= STRICT_WORDS ? count : undefined;
+}
+
 /** The scored part of a services or service-at-locations search: its words and what it means. */
 export function serviceTextQuery(params: ServiceFilters) {
   if (params.relax === 'meaning') {
@@ -148,7 +177,9 @@ export function serviceTextQuery(params: ServiceFilters) {
   const relaxed =
     params.relax === 'fewer_words' && params.search !== undefined
       ? relaxedRequiredWords(countedWords(params.search))
-      : undefined;
+      : params.search !== undefined && meansNothing(params.meaning)
+        ? strictRequiredWords(params.search)
+        : undefined;
   return withMeaning(
     textQuery(params.search, SERVICE_TEXT_FIELDS, {
       requiredWords: relaxed,

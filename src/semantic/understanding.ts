@@ -36,7 +36,11 @@ export type UnderstandingSettings = {
   needThreshold: number;
   /** A taxonomy term counts when its text is at least this similar to the query. */
   termThreshold: number;
-  /** A crisis need puts crisis services first only when at least this similar (above needThreshold). */
+  /**
+   * A crisis need puts crisis services first when it is the closest need to the text (or to one of
+   * its parts) and at least this similar, or a little less (CRISIS_SLACK) when no need that is not
+   * a crisis comes near (CRISIS_MARGIN).
+   */
   crisisThreshold: number;
   /** Terms whose services count as crisis services (ids or names, any case); empty: any service. */
   crisisTerms: readonly string[];
@@ -67,13 +71,25 @@ const MAX_TERMS = 4;
 // Development set: 0.6 0.910, 0.65 and 0.7 0.909, 0.75 0.907 (0.904 without); the middle of the plateau.
 const NEED_TERM_THRESHOLD = 0.65;
 const MAX_TERMS_OF_NEED = 2;
+/**
+ * A crisis need closest to the text counts down to this much below crisisThreshold when the
+ * closest need that is not a crisis is at least CRISIS_MARGIN further. Real development sets
+ * (Bristol, Miami): a third person's crisis ("my brother is talking about killing himself") is
+ * 0.53-0.6 from the closest crisis phrasing and far from any other need; a name such as "Victim
+ * Support" is 0.55 from "adult at risk" but 0.52 from "crime", and stays a name.
+ */
+const CRISIS_SLACK = 0.07;
+const CRISIS_MARGIN = 0.1;
 /** How much closer than its thresholds a relaxed search's meaning may be (a search that found nothing). */
 // 0.1 let 3 to 7 of the development set's 12 queries that should find nothing find something; 0.05 none.
 const LOOSER = 0.05;
 const TERMS_CHECK_MS = 5_000;
 
 export type Understanding = {
-  /** The meaning of a search text; undefined when it means nothing the directory knows. */
+  /**
+   * The meaning of a search text: no needs and no terms, even loosely, when it means nothing the
+   * directory knows; undefined only for a text with no letter or digit.
+   */
   understand(text: string): Promise<Meaning | undefined>;
   close(): Promise<void>;
 };
@@ -323,14 +339,34 @@ export async function createUnderstanding(options: {
       const loose = meaningAt(settings.needThreshold - LOOSER, settings.termThreshold - LOOSER);
       const heldWords = [...(await heldLookup)];
       const empty = (m: Meaning) => m.needs.length === 0 && m.terms.length === 0;
+      // Understood as nothing the directory offers, not even loosely: said, so the search asks
+      // every word of a short text to match (service-search.query.ts, meansNothing).
       if (empty(loose) && !correction)
-        return heldWords.length > 0 ? { needs: [], terms: [], heldWords } : undefined;
+        return { needs: [], terms: [], loose, ...(heldWords.length > 0 ? { heldWords } : {}) };
       if (correction) meaning.correction = correction;
       if (heldWords.length > 0) meaning.heldWords = heldWords;
-      const crisisNeed = [...needScores, ...clauseNeeds].find(
-        (n) => n.need.crisis && n.similarity >= settings.crisisThreshold,
+      // Only the closest need of the text or of a part may be a crisis: "mental health support"
+      // is close to "mental health crisis" by its words, and closer to "mental health".
+      const closest = needScores[0];
+      const otherwise = needScores.find((n) => !n.need.crisis)?.similarity ?? -1;
+      const clearCrisis =
+        closest?.need.crisis &&
+        closest.similarity >= settings.crisisThreshold - CRISIS_SLACK &&
+        closest.similarity - otherwise >= CRISIS_MARGIN;
+      const crisisNeed = [...(closest ? [closest] : []), ...clauseNeeds].find(
+        (n) => n.need.crisis && (n.similarity >= settings.crisisThreshold || (n === closest && clearCrisis)),
       );
       if (crisisNeed) {
+        // A crisis below needThreshold is still what the text means: its phrases rank the crisis
+        // services among themselves, as a need's do ("locked out of home with nowhere to go"
+        // put a domestic abuse line, which offers emergency accommodation too, above the shelter).
+        if (!meaning.needs.some((n) => n.name === crisisNeed.need.name)) {
+          meaning.needs.push({
+            name: crisisNeed.need.name,
+            phrases: crisisNeed.need.phrases,
+            similarity: crisisNeed.similarity,
+          });
+        }
         meaning.crisis = {
           need: crisisNeed.need.name,
           phrases: crisisNeed.need.phrases,

@@ -52,6 +52,11 @@ const fixtures = {
     terms.digital,
   ]),
   homeCare: service('Respite Care at Home', 'Trained care workers sit with the person you look after.', []),
+  detox: service(
+    'Harbour Drug Service',
+    'Naloxone, detox and same-day help after an overdose or poisoning.',
+    [],
+  ),
 };
 
 let understanding: Understanding;
@@ -91,11 +96,43 @@ const SUICIDE = [
   "I can't go on living like this",
 ];
 const ABUSE = ['my husband beats me', "I'm frightened of my boyfriend, he gets violent"];
+// Someone else's risk, told by a friend or a relative.
+const THIRD_PERSON = ['my mate says he is going to end things'];
+const OVERDOSE = ["he took way too many pills and I can't wake him"];
+const linesOf = (page: object) => (page as { crisis_lines?: unknown }).crisis_lines;
+const LINES = 'Samaritans: 116 123; Shout: https://giveusashout.org';
 
 describe('a crisis', () => {
   it('is written as paraphrases the needs file does not hold', () => {
     const shipped = readFileSync(NEEDS_FILE, 'utf8').toLowerCase();
-    for (const text of [...SUICIDE, ...ABUSE]) expect(shipped).not.toContain(text.toLowerCase());
+    for (const text of [...SUICIDE, ...ABUSE, ...THIRD_PERSON, ...OVERDOSE])
+      expect(shipped).not.toContain(text.toLowerCase());
+  });
+
+  it.each(THIRD_PERSON)('puts the crisis line first for someone else\'s risk: "%s"', async (text) => {
+    expect((await search(text)).ids[0]).toBe(fixtures.lifeline.id);
+  });
+
+  it.each(OVERDOSE)(
+    'finds the drug service first for an overdose, not only suicide lines: "%s"',
+    async (text) => {
+      expect((await search(text)).ids[0]).toBe(fixtures.detox.id);
+    },
+  );
+
+  it('carries the configured crisis lines on a crisis page, and only there', async () => {
+    const withLines = createTestApp(engine, { CRISIS_LINES: LINES }, { understanding });
+    const crisisPage = await getPage(
+      withLines,
+      `/services?search=${encodeURIComponent(THIRD_PERSON[0]!)}`,
+      null,
+    );
+    expect(linesOf(crisisPage)).toEqual([
+      { name: 'Samaritans', phone: '116 123' },
+      { name: 'Shout', url: 'https://giveusashout.org' },
+    ]);
+    const plain = await getPage(withLines, '/services?search=free%20groceries', null);
+    expect(linesOf(plain)).toBeUndefined();
   });
 
   it.each(SUICIDE)('puts the crisis line first for "%s"', async (text) => {
@@ -123,6 +160,37 @@ describe('a crisis', () => {
     } finally {
       await restricted.close();
     }
+  });
+});
+
+describe('a crisis in a directory that holds no crisis service', () => {
+  const bare = createTestEngine('search-meaning-no-crisis');
+  let bareUnderstanding: Understanding;
+  beforeAll(async () => {
+    await seedReadIndices(bare, {
+      services: [fixtures.pantry, fixtures.walks],
+      taxonomies: [taxonomy],
+      taxonomyTerms: [terms.food, terms.walking],
+    });
+    bareUnderstanding = await createUnderstanding({
+      engine: bare,
+      embedder: await createEmbedder(),
+      needs: shippedNeeds(),
+      settings: { heldWordsTimeoutMs: 10_000 },
+    });
+  });
+  afterAll(async () => {
+    await bareUnderstanding?.close();
+    await dropTestIndices(bare);
+  });
+
+  it('still answers with the crisis lines the operator configures', async () => {
+    const bareApp = createTestApp(bare, { CRISIS_LINES: LINES }, { understanding: bareUnderstanding });
+    const page = await getPage(bareApp, `/services?search=${encodeURIComponent(SUICIDE[1]!)}`, null);
+    expect(linesOf(page)).toEqual([
+      { name: 'Samaritans', phone: '116 123' },
+      { name: 'Shout', url: 'https://giveusashout.org' },
+    ]);
   });
 });
 
@@ -182,10 +250,12 @@ describe('a situation told in two parts', () => {
 });
 
 describe('relaxation', () => {
-  it('serves half the words when all of them find nothing, and says so', async () => {
-    const { ids, relaxed } = await search('riverside tuesdays hovercraft zeppelin');
-    expect(ids).toContain(fixtures.pantry.id);
-    expect(relaxed).toBe('fewer_words');
+  it('never serves half the words of a search that means nothing the directory offers', async () => {
+    // Half its words found the pantry ("riverside", "tuesdays"), as half of "luxury hotel Miami
+    // Beach" found every service of Miami Beach: a search for what the directory does not offer.
+    const { total, relaxed } = await search('riverside tuesdays hovercraft zeppelin');
+    expect(total).toBe(0);
+    expect(relaxed).toBeUndefined();
   });
 
   it('requires no word that only says how much ("very", "really", "so", "much", "many", "lots")', async () => {

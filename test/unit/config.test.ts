@@ -70,3 +70,23 @@ describe('loadConfig', () => {
     }
   });
 });
+
+describe('CRISIS_LINES', () => {
+  it('reads each line as a name and a phone number or a web address', () => {
+    expect(
+      loadConfig({
+        CRISIS_LINES: 'Samaritans: 116 123; 988 Lifeline: 988 ; Shout: https://giveusashout.org;',
+      }).CRISIS_LINES,
+    ).toEqual([
+      { name: 'Samaritans', phone: '116 123' },
+      { name: '988 Lifeline', phone: '988' },
+      { name: 'Shout', url: 'https://giveusashout.org' },
+    ]);
+    expect(loadConfig({}).CRISIS_LINES).toEqual([]);
+  });
+
+  it('refuses a line without a name or a contact', () => {
+    expect(() => loadConfig({ CRISIS_LINES: 'Samaritans 116 123' })).toThrow(ConfigError);
+    expect(() => loadConfig({ CRISIS_LINES: ': 999' })).toThrow(ConfigError);
+  });
+});

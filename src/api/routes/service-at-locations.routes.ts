@@ -65,7 +65,9 @@ async function listServiceAtLocations(ctx: RouteContext, c: AppContext, p: Servi
   const extend = recordingSearch(
     c,
     p,
-    searchExtensions(c, request, p, (search) => buildServiceAtLocationSearch({ ...filters, search }, shape)),
+    searchExtensions(c, request, { ...p, crisis: filters.meaning?.crisis !== undefined }, (search) =>
+      buildServiceAtLocationSearch({ ...filters, search }, shape),
+    ),
   );
   const relax = relaxedSearches(filters, (how) =>
     buildServiceAtLocationSearch({ ...filters, relax: how }, shape),

@@ -97,7 +97,9 @@ async function pageOfServices(
   const extend = recordingSearch(
     c,
     p,
-    searchExtensions(c, request, p, (search) => buildServiceSearch({ ...filters, search }, shape)),
+    searchExtensions(c, request, { ...p, crisis: filters.meaning?.crisis !== undefined }, (search) =>
+      buildServiceSearch({ ...filters, search }, shape),
+    ),
   );
   return listResponse(
     c,

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { Meaning } from '../../../src/index-mapping/meaning.query.ts';
 import {
   buildOrganizationServicesSearch,
   buildServiceSearch,
+  relaxationsOf,
 } from '../../../src/index-mapping/service-search.query.ts';
 import { SERVICE_LIST_ITEM } from '../../../src/index-mapping/sources.query.ts';
 
@@ -177,6 +179,67 @@ describe('buildServiceSearch', () => {
 
   it('leaves out a schedule filter with no condition', () => {
     expect(buildServiceSearch({ schedule: {} }, 'list').query).toEqual({ match_all: {} });
+  });
+});
+
+describe('relaxationsOf', () => {
+  const meaningOf = (needs: number, terms: number): Meaning => ({
+    needs: [],
+    terms: [],
+    loose: {
+      needs: Array.from({ length: needs }, () => ({
+        name: 'hunger',
+        phrases: ['food bank'],
+        similarity: 0.57,
+      })),
+      terms: Array.from({ length: terms }, (_, i) => ({ id: `term-${i}`, similarity: 0.42 })),
+    },
+  });
+  it('widens only a search that means a need, or a term, the directory offers', () => {
+    const relaxations = (search: string, meaning?: Meaning) =>
+      `${search} (${meaning ? `${meaning.loose?.needs.length} needs, ${meaning.loose?.terms.length} terms` : 'no meaning'}): ${relaxationsOf({ search, meaning }).join(', ') || 'none'}`;
+    expect([
+      relaxations('luxury hotel Miami Beach'),
+      relaxations('tattoo shop near me', meaningOf(0, 1)),
+      relaxations('cheap groceries riverside zeppelin', meaningOf(1, 1)),
+      relaxations('groceries', meaningOf(1, 0)),
+    ]).toMatchInlineSnapshot(`
+      [
+        "luxury hotel Miami Beach (no meaning): none",
+        "tattoo shop near me (0 needs, 1 terms): none",
+        "cheap groceries riverside zeppelin (1 needs, 1 terms): fewer_words, meaning",
+        "groceries (1 needs, 0 terms): meaning",
+      ]
+    `);
+  });
+});
+
+describe('a search understood as nothing the directory offers', () => {
+  const nothing: Meaning = { needs: [], terms: [], loose: { needs: [], terms: [] } };
+  const food: Meaning = {
+    needs: [{ name: 'hunger', phrases: ['food bank'], similarity: 0.7 }],
+    terms: [],
+    loose: { needs: [{ name: 'hunger', phrases: ['food bank'], similarity: 0.7 }], terms: [] },
+  };
+  /** The minimum_should_match of the words' own clause (each word, not the words together). */
+  const required = (search: string, meaning?: Meaning) => {
+    const text = JSON.stringify(buildServiceSearch({ search, meaning }, 'list').query);
+    return `${search} (${meaning === undefined ? 'not understood' : meaning === nothing ? 'nothing' : 'a need'}): ${text.match(/"minimum_should_match":("75%"|\d+)/)?.[1]}`;
+  };
+  it('requires every one of up to three words; a search that means something, or was not understood, 75%', () => {
+    expect([
+      required('used cars for sale', nothing),
+      required('luxury hotel Miami Beach', nothing),
+      required('food bank Bedminster', food),
+      required('used cars for sale'),
+    ]).toMatchInlineSnapshot(`
+      [
+        "used cars for sale (nothing): 3",
+        "luxury hotel Miami Beach (nothing): "75%"",
+        "food bank Bedminster (a need): "75%"",
+        "used cars for sale (not understood): "75%"",
+      ]
+    `);
   });
 });
 
