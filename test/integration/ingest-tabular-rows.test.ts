@@ -59,6 +59,12 @@ describe('DC: shared schedule ids, id lists, times in date columns, day names in
     ]);
   });
 
+  it("language finds a phone's named languages, not the numbers DC writes beside them", async () => {
+    // Phone 3's language is `136,Spanish,`: 136 is an id into a languages table, not a language.
+    expect(await names(dc, 'language=Spanish')).toEqual(['Dental Care']);
+    expect(await names(dc, 'language=136')).toEqual([]);
+  });
+
   it('open_at a Saturday finds the services of the Saturday rows', async () => {
     // 08:00: Saturday Breakfast (7-11); 13:00: English Classes (freq "Saturday", 12:30-2:15).
     expect(await names(dc, at('2026-03-07T08:00:00Z'))).toEqual(['Saturday Breakfast']);
