@@ -398,7 +398,10 @@ const migratePhone: Migration = ({ row, original, identity, notes, out, emit }) 
   const repair: Repair = {
     field: 'language',
     found: languages,
-    action: `${ids.join(', ')}: ${ids.length === 1 ? 'a number' : 'numbers'} (ids into a languages table), not language names: not imported as languages`,
+    action:
+      ids.length === 1
+        ? `${ids[0]}: a number (an id into a languages table), not a language name: not imported as a language`
+        : `${ids.join(', ')}: numbers (ids into a languages table), not language names: not imported as languages`,
     effect: 'dropped',
     severity: 'warning',
   };
