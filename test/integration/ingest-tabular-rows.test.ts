@@ -7,8 +7,9 @@
  * 2026-03-02 is a Monday; DIRECTORY_TIMEZONE is UTC.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateId } from '../../src/ingest/migrate/legacy-ids.ts';
 import { importAndReindex } from '../../src/ingest/pipeline.ts';
-import { getPage } from '../support/api-requests.ts';
+import { getJson, getPage } from '../support/api-requests.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
 
 const fixtures = 'test/fixtures/real-world';
@@ -57,6 +58,31 @@ describe('DC: shared schedule ids, id lists, times in date columns, day names in
       'English Classes',
       'Saturday Breakfast',
     ]);
+  });
+
+  it("language finds a phone's named languages, not the numbers DC writes beside them", async () => {
+    // Phone 3's language is `136,Spanish,`: 136 is an id into a languages table, not a language.
+    expect(await names(dc, 'language=Spanish')).toEqual(['Dental Care']);
+    expect(await names(dc, 'language=136')).toEqual([]);
+  });
+
+  it('shows a phone listed for several services once at its one location and organization', async () => {
+    // Phone 4: services 11 and 12 listed, location 21 and organization 1 named once.
+    const app = createTestApp(dc);
+    const numbers = (phones: unknown) =>
+      (Array.isArray(phones) ? phones : [])
+        .map((p: { number?: string }) => p.number)
+        .filter((n) => n === '(202) 555-0104');
+    for (const service of ['700000000000011', '700000000000012']) {
+      const { body } = await getJson(app, `/services/${migrateId('service', service)}`);
+      expect(numbers(body.phones)).toHaveLength(1);
+      const elm = (body.service_at_locations as { location?: { name?: string; phones?: unknown } }[]).find(
+        (sal) => sal.location?.name === 'Elm Street Centre',
+      );
+      expect(numbers(elm?.location?.phones)).toHaveLength(1);
+    }
+    const { body } = await getJson(app, `/organizations/${migrateId('organization', '700000000000001')}`);
+    expect(numbers(body.phones)).toHaveLength(1);
   });
 
   it('open_at a Saturday finds the services of the Saturday rows', async () => {

@@ -361,7 +361,14 @@ const migrateLocation: Migration = ({ row, notes, emit }) => {
   emit('location', 'location', row);
 };
 
-/** A phone, and a language row for each of its `language` list. */
+/**
+ * A language value that is only digits (`136`): an id into a languages table, not a language. DC
+ * writes its phones' languages so and publishes that table empty; stored as a name, it became a
+ * language called "136" that a `language=` filter matches and no reader understands.
+ */
+const isLanguageId = (value: string) => /^\d+$/.test(value);
+
+/** A phone, and a language row for each of its `language` list (numbers aside, with a warning). */
 const migratePhone: Migration = ({ row, original, identity, notes, out, emit }) => {
   const languages = row.language;
   delete row.language;
@@ -370,20 +377,35 @@ const migratePhone: Migration = ({ row, original, identity, notes, out, emit }) 
     notes.add('phone.department dropped (deprecated, not in HSDS 3.1)');
   }
   emit('phone', 'phone', row);
-  const phoneId = out[0]?.row.id;
-  if (languages && phoneId) {
-    languages
-      .split(/[,;]/)
-      .map((language) => language.trim())
-      .filter(Boolean)
-      .forEach((language, i) => {
-        // A phone made a record of its own (row-identity.ts) has languages of its own.
-        const phone = identity ? `${original}:row:${identity.name}` : original;
-        const id = migrateId('language', `phone:${phone}:${i}`);
-        out.push({ type: 'language', row: languageRow(id, language, { phone_id: phoneId }) });
-      });
-    notes.add('phone.language → the languages of the phone');
-  }
+  const phone = out[0];
+  const phoneId = phone?.row.id;
+  if (!languages || !phone || !phoneId) return;
+  const values = languages
+    .split(/[,;]/)
+    .map((language) => language.trim())
+    .filter(Boolean);
+  const ids = values.filter(isLanguageId);
+  values.forEach((language, i) => {
+    if (ids.length > 0 && isLanguageId(language)) return;
+    // A phone made a record of its own (row-identity.ts) has languages of its own.
+    const of = identity ? `${original}:row:${identity.name}` : original;
+    const id = migrateId('language', `phone:${of}:${i}`);
+    out.push({ type: 'language', row: languageRow(id, language, { phone_id: phoneId }) });
+  });
+  if (ids.length < values.length) notes.add('phone.language → the languages of the phone');
+  if (ids.length === 0) return;
+  notes.add('phone.language: numbers (ids into a languages table), not language names: not imported');
+  const repair: Repair = {
+    field: 'language',
+    found: languages,
+    action:
+      ids.length === 1
+        ? `${ids[0]}: a number (an id into a languages table), not a language name: not imported as a language`
+        : `${ids.join(', ')}: numbers (ids into a languages table), not language names: not imported as languages`,
+    effect: 'dropped',
+    severity: 'warning',
+  };
+  phone.repairs = [...(phone.repairs ?? []), repair];
 };
 
 const migrateAddress: Migration = ({ table, row, notes, emit }) => {

@@ -11,7 +11,7 @@
  * - list several ids in one link column (`phones.service_id` = `id1,id2`): the row is one record
  *   for each, copies told apart as above.
  * Only tables whose records nothing else refers to by id (schedules, languages, addresses...) and
- * phones (a phone's languages stay with the first copy) are split: a service or a location met
+ * phones (each copy with its own languages) are split: a service or a location met
  * twice with other content is more likely one record published twice, and stays the import's
  * "duplicate" (repeats.ts).
  *
@@ -145,18 +145,34 @@ function listColumns(row: Row): [string, string[]][] | undefined {
  * per id of each such column, linked to that id alone (a phone listed for two services and two
  * locations is four phone records, each with one link, and the links the row gives singly).
  * Undefined (the row stands as it is) when no link column lists ids.
+ *
+ * `linksOnce`: the links the row gives singly (`organization_id`, a lone `location_id`) stay on
+ * the first record only. For a phone, each link is where it is shown: DC lists up to ten services
+ * of one location on a phone row, and that location (and its organization) showed the number
+ * ten times. Hours keep them on every copy: a schedule for a service at a location is that
+ * service's hours there.
  */
-export function splitIdLists(row: Row): { row: Row; repair: Repair }[] | undefined {
+export function splitIdLists(
+  row: Row,
+  options?: { linksOnce?: boolean },
+): { row: Row; repair: Repair }[] | undefined {
   const lists = listColumns(row);
   if (!lists) return undefined;
   const out: { row: Row; repair: Repair }[] = [];
+  const singles = options?.linksOnce
+    ? Object.keys(row).filter((key) => isLinkColumn(key) && !lists.some(([list]) => list === key))
+    : [];
   for (const [key, ids] of lists) {
     const others = lists.filter(([other]) => other !== key).map(([other]) => other);
     ids.forEach((id, i) => {
       const copy: Row = { ...row, [key]: id };
       for (const other of others) delete copy[other];
+      const first = out.length === 0;
+      const moved = first ? [] : singles.filter((single) => filled(row[single]));
+      for (const single of moved) delete copy[single];
       const also =
-        others.length > 0 ? `; the ids listed in ${others.join(', ')} have records of their own` : '';
+        (others.length > 0 ? `; the ids listed in ${others.join(', ')} have records of their own` : '') +
+        (moved.length > 0 ? `; ${moved.join(', ')} on the first record only (each link shows it once)` : '');
       out.push({
         row: copy,
         repair: {
@@ -174,6 +190,8 @@ export function splitIdLists(row: Row): { row: Row; repair: Repair }[] | undefin
   }
   return out;
 }
+
+const filled = (value: unknown) => value !== undefined && value !== null && String(value).trim() !== '';
 
 /**
  * A row of a table whose records others refer to (a service, a term), whose link columns list

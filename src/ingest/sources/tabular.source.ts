@@ -175,7 +175,7 @@ export async function* readTabularSource(
         yield item;
         continue;
       }
-      const parts = split ? splitIdLists(item.record) : undefined;
+      const parts = split ? splitIdLists(item.record, type === 'phone' ? LINKS_ONCE : undefined) : undefined;
       if (parts === undefined) {
         const first = split || !identities.repairs ? undefined : firstOfIdLists(item.record);
         yield first
@@ -243,6 +243,9 @@ const splitLegacyTables: ReadonlySet<LegacyTable> = new Set([
   'service_attribute',
   'other_attribute',
 ]);
+
+/** A phone split by its id lists is shown once at each link (row-identity.ts splitIdLists). */
+const LINKS_ONCE = { linksOnce: true } as const;
 
 const idOf = (type: RecordType, identity: RowIdentity) =>
   identity.kind === 'minted' ? mintedId(type, identity.name) : copyId(type, identity.original, identity.name);
@@ -359,7 +362,7 @@ async function* migrateRows(
       yield item;
       continue;
     }
-    const parts = split ? splitIdLists(item.record) : undefined;
+    const parts = split ? splitIdLists(item.record, table === 'phone' ? LINKS_ONCE : undefined) : undefined;
     if (parts === undefined) {
       const first = split || !identities.repairs ? undefined : firstOfIdLists(item.record);
       const record = first ? (first.row as TabularRow) : item.record;

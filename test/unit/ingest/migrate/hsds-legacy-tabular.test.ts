@@ -185,6 +185,31 @@ describe('migrating HSDS 1.1 rows', () => {
     expect(location?.row.location_type).toBe('physical');
   });
 
+  it("does not make a language of a number in a phone's language list (an id into a languages table)", () => {
+    const phone = migrate('phone', {
+      id: '7',
+      service_id: '101',
+      number: '555',
+      language: '136, Spanish,139',
+    }).rows;
+    expectValid(phone);
+    expect(phone.filter((r) => r.type === 'language').map((r) => r.row)).toEqual([
+      expect.objectContaining({ name: 'Spanish', phone_id: phone[0]?.row.id }),
+    ]);
+    expect(phone[0]?.repairs).toEqual([
+      expect.objectContaining({
+        field: 'language',
+        found: '136, Spanish,139',
+        effect: 'dropped',
+        severity: 'warning',
+        action: expect.stringContaining('136, 139: numbers (ids into a languages table)'),
+      }),
+    ]);
+    const only = migrate('phone', { id: '8', service_id: '101', number: '555', language: '136,' }).rows;
+    expect(only.filter((r) => r.type === 'language')).toEqual([]);
+    expect(only[0]?.repairs?.[0]?.action).toMatch(/^136: a number/);
+  });
+
   it('reads the 2.0 taxonomy_terms and service_attributes', () => {
     const [term] = migrate('taxonomy_term', {
       id: 'health',

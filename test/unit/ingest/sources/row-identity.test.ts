@@ -68,6 +68,20 @@ describe('RowIdentities', () => {
     ]);
   });
 
+  it('puts the links a phone gives singly on its first record only, so each shows it once', () => {
+    const row = { id: '4', service_id: 'a1,b2', location_id: 'x9', organization_id: 'o1', contact_id: '' };
+    const parts = splitIdLists(row, { linksOnce: true });
+    expect(parts?.map((p) => p.row)).toEqual([
+      { id: '4', service_id: 'a1', location_id: 'x9', organization_id: 'o1', contact_id: '' },
+      { id: '4', service_id: 'b2', contact_id: '' },
+    ]);
+    expect(parts?.[1]?.repair.action).toBe(
+      'a list of 2 ids: one record for each (this one for b2, 2 of 2); location_id, organization_id on the first record only (each link shows it once)',
+    );
+    // Hours keep them: a schedule for a service at a location is that service's hours there.
+    expect(splitIdLists(row)?.[1]?.row).toEqual({ ...row, service_id: 'b2' });
+  });
+
   it('reads the first of a list where a record has room for one id, and warns of the others', () => {
     expect(firstOfIdLists({ id: '14', organization_id: 'o1, o2', name: 'Meals' })).toEqual({
       row: { id: '14', organization_id: 'o1', name: 'Meals' },
@@ -126,14 +140,21 @@ describe('HSDS 2.0-style CSVs as DC publishes them (hsds-2.0-shared-schedules)',
     const { records, report } = await readPackage(`${fixtures}/hsds-2.0-shared-schedules`);
     // 7 rows: id 44 for two services, one row listing two services.
     expect(report.by_type.schedule).toEqual({ kept: 8, repaired: 8, rejected: 0 });
-    // Phone 2 lists 3 services and 2 locations: 5 records, one link each.
-    expect(report.by_type.phone).toEqual({ kept: 6, repaired: 5, rejected: 0 });
+    // Phone 2 lists 3 services and 2 locations: 5 records, one link each; phone 3 (a number among
+    // its languages) is repaired; phone 4 lists 2 services: 2 records.
+    expect(report.by_type.phone).toEqual({ kept: 9, repaired: 8, rejected: 0 });
     const linked = (type: string, field: string) =>
       new Set(
         records.filter((r) => r.type === type && r.record[field] !== undefined).map((r) => r.record[field]),
       ).size;
     expect(linked('phone', 'service_id')).toBe(4);
     expect(linked('phone', 'location_id')).toBe(2);
+    // Phone 4's lone location and organization are on one of its records, not on both.
+    const phone4 = records.filter((r) => r.type === 'phone' && r.record.number === '(202) 555-0104');
+    expect(phone4.map((r) => [r.record.location_id, r.record.organization_id])).toEqual([
+      [migrateId('location', '700000000000021'), migrateId('organization', '700000000000001')],
+      [undefined, undefined],
+    ]);
     expect(linked('schedule', 'service_id')).toBe(4);
   });
 
@@ -187,9 +208,9 @@ describe('a --strict import', () => {
       kind: 'tabular',
       strict: true,
     });
-    // No row split, no id made: 2 phones (kept or rejected as published), no such repair noted.
+    // No row split, no id made: 4 phones (kept or rejected as published), no such repair noted.
     const phones = report.by_type.phone;
-    expect((phones?.kept ?? 0) + (phones?.rejected ?? 0)).toBe(2);
+    expect((phones?.kept ?? 0) + (phones?.rejected ?? 0)).toBe(4);
     expect(report.issues.filter((i) => /record of its own|a list of|no id: given/.test(i.reason))).toEqual(
       [],
     );
