@@ -67,6 +67,11 @@ describe('nested records without telling ids', () => {
     expect(new Set(schedules.map((s) => s.service_id).filter(Boolean)).size).toBe(4);
   });
 
+  it('reads the opening times written only in the description, a label before them', () => {
+    const office = ofType(stored, 'schedule').find((s) => String(s.description).startsWith('Office:'));
+    expect(office).toMatchObject({ byday: 'MO,TU,WE,TH,FR', opens_at: '08:30', closes_at: '16:00' });
+  });
+
   it('still merges the phone repeated whole under its service and its contact', () => {
     const phones = ofType(stored, 'phone');
     expect(phones).toHaveLength(1);
