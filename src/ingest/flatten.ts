@@ -36,6 +36,7 @@ import {
   wrappedValueOf,
 } from './leniency.ts';
 import { MIGRATION_AUTHOR, publishedId } from './migrate/legacy-ids.ts';
+import { mintedNestedId, mintedRepair } from './nested-identity.ts';
 import {
   childLinks,
   hasAttributes,
@@ -393,9 +394,17 @@ function visit(
       ? lastActionDateOf(value.metadata)
       : undefined;
   if (fromMetadata !== undefined) fields.last_modified = fromMetadata;
+  // A child record of a feed without an id (Brevard's languages) is kept under a minted, stable
+  // id; a writer (mapIds off) is told instead, as of an id that is no UUID.
+  const minted =
+    !walk.strict && walk.mapIds && Object.keys(implied).length > 0 && isBlankId(fields.id)
+      ? mintedNestedId(type, fields)
+      : undefined;
+  if (minted !== undefined) fields.id = minted;
   if (!walk.strict) {
     walk.date ??= dayOf(fields.last_modified);
     leniency = applyLeniency(type, fields, true, keys, walk.leniency);
+    if (minted !== undefined) leniency = [mintedRepair(minted), ...(leniency ?? [])];
     if (renamed) leniency = [...renamed.repairs, ...(leniency ?? [])];
     if (fromMetadata !== undefined) {
       leniency = [
@@ -517,6 +526,9 @@ function lastActionDateOf(metadata: unknown): string | undefined {
   }
   return latest?.text;
 }
+
+const isBlankId = (id: unknown): boolean =>
+  id === undefined || id === null || (typeof id === 'string' && id.trim() === '');
 
 /**
  * A nested record's id as its parent's reference takes it: a string, a number, a list of one, a

@@ -45,6 +45,8 @@ import { type Hashed, hashed, Repeats, repeatIssue } from './import/repeats.ts';
 import { StoreWriter } from './import/store-writer.ts';
 import { flattenItems, reportItemIssues } from './import/validate.ts';
 import { type ImportSummary, IssueLog, type SourceKind } from './import-report.ts';
+import { idFieldsOf } from './leniency.ts';
+import { copyNestedId, copyRepair, splitsFrom } from './nested-identity.ts';
 import { recordKey } from './nesting.ts';
 import { readJsonSource } from './sources/json.source.ts';
 import { type HarvestOptions, offersChangeFeed, readRemoteSource } from './sources/remote.source.ts';
@@ -281,9 +283,58 @@ class BatchSteps {
     await reportItemIssues(this.log, flattened);
     this.progress.rejected = this.log.summary.rejected;
     this.writer.beginItem(item.kind === 'nested');
-    for (const record of flattened.records) await this.accept(record, item.origin);
+    if (item.kind === 'nested' && !this.flattenOptions.strict) {
+      const met = new Set<string>();
+      const renamed = new Map<string, string>();
+      for (const published of flattened.records) {
+        const record = this.ownCopy(followRenamed(published, renamed), met, item.origin, renamed);
+        met.add(record.key);
+        await this.accept(record, item.origin);
+      }
+    } else {
+      for (const record of flattened.records) await this.accept(record, item.origin);
+    }
     await this.writer.endItem();
     if (this.progress.items % 200 === 0) this.options.onProgress?.({ ...this.progress });
+  }
+
+  /**
+   * A nested record whose id this run met with content a merge would lose (nested-identity.ts,
+   * `splitsFrom`) becomes a record of its own under a minted id, noted as a repair; `renamed` makes
+   * the records nested in it (later in the item) follow it.
+   */
+  private ownCopy(
+    record: Hashed,
+    met: ReadonlySet<string>,
+    origin: string,
+    renamed: Map<string, string>,
+  ): Hashed {
+    const earlier = this.repeats.earlier(record.key);
+    if (!earlier) return record;
+    const { flat } = record;
+    const why = splitsFrom(
+      flat.type,
+      earlier.record,
+      flat.record,
+      met.has(record.key),
+      earlier.content !== record.content,
+    );
+    if (!why) return record;
+    const id = copyNestedId(flat.type, flat.id, flat.record);
+    renamed.set(flat.id, id);
+    const first = met.has(record.key) ? origin : earlier.origin;
+    const repair = copyRepair(flat.id, id, why, first);
+    const note: Issue = {
+      severity: repair.severity,
+      kind: 'repaired',
+      source: origin,
+      record_type: flat.type,
+      record_id: id,
+      path: flat.path ? `${flat.path}.id` : 'id',
+      reason: repair.action,
+      value: flat.id,
+    };
+    return hashed({ ...flat, id, record: { ...flat.record, id }, notes: [...flat.notes, note] });
   }
 
   private async accept(record: Hashed, origin: string): Promise<void> {
@@ -317,6 +368,22 @@ class BatchSteps {
         this.log.repaired(flat.type);
     }
   }
+}
+
+/** A nested record whose parent (or a record it names in its item) was given its own id follows it. */
+function followRenamed(record: Hashed, renamed: ReadonlyMap<string, string>): Hashed {
+  if (renamed.size === 0) return record;
+  const { flat } = record;
+  let changed: Record<string, unknown> | undefined;
+  for (const field of idFieldsOf(flat.type)) {
+    if (field === 'id') continue;
+    const value = flat.record[field];
+    const id = typeof value === 'string' ? renamed.get(value) : undefined;
+    if (id === undefined) continue;
+    changed ??= { ...flat.record };
+    changed[field] = id;
+  }
+  return changed ? hashed({ ...flat, record: changed }) : record;
 }
 
 /**

@@ -172,16 +172,32 @@ export const isAllDay = (text: string): boolean =>
  */
 export type ReadOpening = ReadDays & { opens_at: string; closes_at?: string };
 
-const ALL_DAY = /\b(?:open\s+)?24\s*(?:hours|hrs)(?:\s+a\s+day)?\b|\b24\s*\/\s*7\b/i;
+const ALL_DAY = /\b(?:open\s+)?24\s*(?:hours?|hrs?)(?:\s+a\s+day)?\b|\b24\s*\/\s*7\b/i;
 
-/**
- * A schedule description that is one run of days and one span of hours (or all day), in either
- * order: `Monday - Friday, 9:00 a.m. - 5:00 p.m.`, `9am-5pm Mon-Fri`, `Mon-Fri: 09:00-17:00`,
- * `24 hours a day, seven days a week`. Undefined for anything more (two spans, a remark), which
- * stays for people to read.
- */
-export function readOpeningText(text: string): ReadOpening | undefined {
-  const clean = text.trim().replace(/[.;]$/, '');
+// What a description names besides days and hours (`Office: ...`, `... 24 hour hotline`): the
+// line or desk the hours belong to, which changes no day or time. A label before a colon is read
+// past unless it says something about the hours (`Closed: Monday`, `By appointment:`); a word it
+// does not know still leaves the whole text unread.
+const LABEL_WORDS =
+  /\b(?:help|hot|crisis|phone|call|info)\s*-?\s*lines?\b|\boffices?\b|\b(?:main\s+)?office\s+hours\b/gi;
+const LABEL_PREFIX = /^\s*([a-z][a-z &/'-]{0,40}):\s*(?=\S)/i;
+const NOT_A_LABEL = /\b(?:closed|except|not|no|appointments?|holidays?|vary|varies|call|only)\b/i;
+
+function withoutLabels(text: string): string {
+  const prefix = LABEL_PREFIX.exec(text);
+  let rest = text;
+  if (prefix && !NOT_A_LABEL.test(prefix[1]!) && readDays(prefix[1]!) === undefined) {
+    const words = prefix[1]!.toLowerCase().split(/[\s&/'-]+/);
+    if (!words.some((w) => dayWords[w] !== undefined || groupWords[w] !== undefined)) {
+      rest = text.slice(prefix[0].length);
+    }
+  }
+  return rest.replace(LABEL_WORDS, ' ').replace(/\s+/g, ' ').trim();
+}
+
+/** One run of days and one span of hours (or all day), in either order; see readOpeningText. */
+function readOneOpening(text: string): ReadOpening | undefined {
+  const clean = withoutLabels(text).replace(/[.;]$/, '');
   const time = String.raw`\d{1,2}(?:[:.]\d{2})?\s*(?:[ap]\.?\s*m\.?)?|noon|midnight`;
   const span = new RegExp(String.raw`(${time})\s*(?:-|–|—|to|until|till)\s*(${time})`, 'i');
   const found = span.exec(clean);
@@ -204,4 +220,63 @@ export function readOpeningText(text: string): ReadOpening | undefined {
   if (rest === '') return undefined; // hours without days: no day to open on
   const days = readDays(rest);
   return days ? { ...days, opens_at: opens, closes_at: closes } : undefined;
+}
+
+// Whether the hours of `a` hold those of `b` (open all day holds any; a span past midnight is not
+// compared).
+function holdsHours(a: ReadOpening, b: ReadOpening): boolean {
+  if (a.closes_at === undefined) return a.opens_at === '00:00';
+  if (b.closes_at === undefined) return false;
+  if (a.closes_at < a.opens_at || b.closes_at < b.opens_at) return false;
+  return a.opens_at <= b.opens_at && a.closes_at >= b.closes_at;
+}
+
+const dayList = (read: ReadOpening) => read.byday.split(',');
+
+/**
+ * Several readings of one description as ONE schedule (a schedule record holds one span), only
+ * where that is honest: the same hours on other days are one run of all their days; a reading
+ * whose days and hours hold every other's is the widest (`Office: Mon - Fri 9 - 5; 24 hour
+ * hotline 7 days` is open every hour of every day: the hotline answers). Anything else (other
+ * hours on other days, two spans on the same day with a gap: `9 - 12, 1 - 5`) has no single
+ * honest reading and is left as published, the description still there for people.
+ */
+function widestReading(readings: readonly ReadOpening[]): ReadOpening | undefined {
+  const [first, ...others] = readings;
+  if (!first || others.some((r) => r.freq !== first.freq)) return undefined;
+  if (others.every((r) => r.opens_at === first.opens_at && r.closes_at === first.closes_at)) {
+    const all = new Set(readings.flatMap(dayList));
+    const byday = first.freq === 'WEEKLY' ? WEEKDAYS.filter((d) => all.has(d)).join(',') : [...all].join(',');
+    return { ...first, byday };
+  }
+  return readings.find((wide) =>
+    readings.every(
+      (r) =>
+        r === wide || (r.byday.split(',').every((d) => dayList(wide).includes(d)) && holdsHours(wide, r)),
+    ),
+  );
+}
+
+/**
+ * A schedule description that is one run of days and one span of hours (or all day), in either
+ * order: `Monday - Friday, 9:00 a.m. - 5:00 p.m.`, `9am-5pm Mon-Fri`, `Mon-Fri: 09:00-17:00`,
+ * `24 hours a day, seven days a week`, with a label naming whose hours they are (`Office: ...`,
+ * `... 24 hours Helpline`). Parts separated by `;` that each read alone are combined when one
+ * schedule can hold them honestly (widestReading). Undefined for anything more (a remark, hours
+ * no single schedule holds), which stays for people to read.
+ */
+export function readOpeningText(text: string): ReadOpening | undefined {
+  const whole = readOneOpening(text);
+  if (whole || !text.includes(';')) return whole;
+  const parts = text
+    .split(';')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+  const readings: ReadOpening[] = [];
+  for (const part of parts) {
+    const read = readOneOpening(part);
+    if (!read) return undefined;
+    readings.push(read);
+  }
+  return readings.length > 1 ? widestReading(readings) : undefined;
 }

@@ -159,6 +159,11 @@ export class Repeats {
     return { kind: 'again', merged, changed, conflicts, first: earlier.origin };
   }
 
+  /** What this run met under the key before (after settleMaybes), if anything: its record and origin. */
+  earlier(key: string): { record: Record<string, unknown>; origin: string; content: number } | undefined {
+    return this.earlierInThisRun(key);
+  }
+
   private earlierInThisRun(key: string): WindowEntry | undefined {
     return this.window.get(key) ?? this.batchSeen.get(key) ?? this.stored.get(key);
   }

@@ -88,7 +88,9 @@ describe('readOpeningText: a description of one run of days and one span of hour
     const always = { byday: 'MO,TU,WE,TH,FR,SA,SU', freq: 'WEEKLY', opens_at: '00:00' };
     expect(readOpeningText('24 hours a day, seven days a week')).toEqual(always);
     expect(readOpeningText('Seven days a week 24 hours')).toEqual(always);
-    expect(readOpeningText('Seven days a week 24 hours Helpline')).toBeUndefined();
+    // The line the hours belong to changes no day or time.
+    expect(readOpeningText('Seven days a week 24 hours Helpline')).toEqual(always);
+    expect(readOpeningText('Seven days a week 24 hour hotline')).toEqual(always);
     expect(readOpeningText('24 hours')).toBeUndefined();
   });
 
@@ -98,4 +100,53 @@ describe('readOpeningText: a description of one run of days and one span of hour
       expect(readOpeningText(text)).toBeUndefined();
     },
   );
+});
+
+describe('readOpeningText: labels and several parts (Brevard)', () => {
+  const office = { byday: 'MO,TU,WE,TH,FR', freq: 'WEEKLY', opens_at: '08:30', closes_at: '16:00' };
+
+  it.each([
+    'Office: Monday - Friday, 8:30am-4pm',
+    'Office: Monday - Friday, 8:30 a.m. - 4:00 p.m.',
+    'Hours: Mon-Fri 8:30am-4pm',
+  ])('reads past the label of %j', (text) => {
+    expect(readOpeningText(text)).toEqual(office);
+  });
+
+  it('reads `days; hours` as one run of days and one span', () => {
+    expect(readOpeningText('Monday - Friday; 8:00 a.m. - 5:00 p.m.')).toEqual({
+      ...office,
+      opens_at: '08:00',
+      closes_at: '17:00',
+    });
+  });
+
+  it('takes the widest reading when one part holds the others (the hotline answers all day)', () => {
+    expect(
+      readOpeningText('Office: Monday - Friday 8:00 a.m. - 5:00 p.m.; Seven days a week 24 hour hotline'),
+    ).toEqual({ byday: 'MO,TU,WE,TH,FR,SA,SU', freq: 'WEEKLY', opens_at: '00:00' });
+    expect(readOpeningText('Monday 9am-5pm; Thursday 9am-5pm')).toEqual({
+      byday: 'MO,TH',
+      freq: 'WEEKLY',
+      opens_at: '09:00',
+      closes_at: '17:00',
+    });
+    expect(readOpeningText('Monday - Friday 8am-6pm; Wednesday 9am-5pm')).toEqual({
+      byday: 'MO,TU,WE,TH,FR',
+      freq: 'WEEKLY',
+      opens_at: '08:00',
+      closes_at: '18:00',
+    });
+  });
+
+  it.each([
+    'Closed: Monday 9am-5pm',
+    'Office and Home: By Appointment',
+    'Monday 9am-5pm; Saturday 10am-2pm',
+    'Monday 9am-12pm; Monday 1pm-5pm',
+    'Monday 9am-5pm; by appointment',
+    'Mon-Fri: 09:00-17:00; Sat: closed',
+  ])('leaves %j for people to read', (text) => {
+    expect(readOpeningText(text)).toBeUndefined();
+  });
 });
