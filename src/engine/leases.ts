@@ -243,8 +243,16 @@ export async function acquireLease(engine: Engine, name: string, options: LeaseO
     document: () => ({ kind: 'lease', expires_at: now() + ttlMs, data: holder }),
     now,
   };
-  const version = await takeLease(engine, taking);
+  // Counted as held from before the first request: a second taker in this process that reads the
+  // document this one has just written must see a lease in use, not one given up here.
   heldHere.add(holder.owner);
+  let version: Version;
+  try {
+    version = await takeLease(engine, taking);
+  } catch (error) {
+    heldHere.delete(holder.owner);
+    throw error;
+  }
   return holdLease(engine, taking, version, { ttlMs, renewEveryMs });
 }
 
