@@ -280,3 +280,88 @@ export function readOpeningText(text: string): ReadOpening | undefined {
   }
   return readings.length > 1 ? widestReading(readings) : undefined;
 }
+
+/** One span of opening hours in a day (`HH:MM`), closing after it opens. */
+export type HoursSpan = { opens_at: string; closes_at: string };
+
+const SPAN_TIME = String.raw`\d{1,2}(?:[:.]\d{2})?\s*(?:[ap]\.?\s*m\.?)?|noon|midnight`;
+const SPANS = new RegExp(String.raw`(${SPAN_TIME})\s*(?:-|–|—|to|until|till)\s*(${SPAN_TIME})`, 'gi');
+// What may stand between two spans of one run of days: `9-12 & 1-4`, `9-1 / 2-6`, `9-12 and 1-5`.
+const BETWEEN_SPANS = /^\s*(?:&|\/|,|;|and)?\s*$/i;
+const LABEL_LINE = /^[a-z][a-z0-9 &/()'-]{0,40}:$/i;
+
+type DaysAndSpans = { days: readonly string[]; spans: HoursSpan[] };
+
+/**
+ * One `;` part of a line: spans of hours, then or preceded by days (`9:00am-12:00pm & 1:00pm-3:00pm,
+ * Mon-Fri`), or spans alone (their days follow in a later part: `9:00am-12:00pm; 1:00pm-4:00pm,
+ * Mon-Fri`). Undefined when a word is not understood.
+ */
+function readPart(part: string): { days?: readonly string[]; spans: HoursSpan[] } | undefined {
+  const spans: HoursSpan[] = [];
+  let before = '';
+  let after = '';
+  let end = 0;
+  for (const match of part.matchAll(SPANS)) {
+    const gap = part.slice(end, match.index);
+    if (spans.length === 0) before = gap;
+    else if (!BETWEEN_SPANS.test(gap)) return undefined;
+    const opens = readClockTime(match[1]!);
+    const closes = readClockTime(match[2]!);
+    if (!opens || !closes || closes <= opens) return undefined; // past midnight: not read here
+    spans.push({ opens_at: opens, closes_at: closes });
+    end = match.index + match[0].length;
+  }
+  if (spans.length === 0) return undefined;
+  after = part.slice(end);
+  const strip = (s: string) => s.replace(/^[\s,:&/]+|[\s,:&/.]+$/g, '');
+  const [b, a] = [strip(before), strip(after)];
+  if (b !== '' && a !== '') return undefined; // days on both sides: not a reading anyone can trust
+  const dayText = b || a;
+  if (dayText === '') return { spans };
+  const days = readDays(dayText);
+  if (days?.freq !== 'WEEKLY') return undefined;
+  return { days: days.byday.split(','), spans };
+}
+
+/**
+ * The spans of hours a text gives one weekday, where it gives several (`9:00am-12:00pm;
+ * 1:00pm-4:00pm, Mon-Fri`, `8:30am-12:00pm & 1:00pm-3:00pm, Mon-Fri`, `9:00am-1:00pm /
+ * 2:00pm-6:00pm, Tue;\n8:30am-12:30pm, Sat`) or one. Lines (real or written `\n`) each name their
+ * own days; a line that is only a label (`Clinic:`) is read past. A schedule record holds one span,
+ * so the caller makes one schedule per span and the gap between them (a lunch break) stays closed.
+ * An empty list when the text names days but not this one; undefined when any part is not
+ * understood or two spans of the day overlap (`Administrative Hours` and `Visitation Hours` on the
+ * same days: whose hours?), which stays for people to read.
+ */
+export function readDayHours(text: string, day: Weekday): HoursSpan[] | undefined {
+  const lines = text
+    .split(/\\n|\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+  const runs: DaysAndSpans[] = [];
+  for (const line of lines) {
+    if (LABEL_LINE.test(line) && !NOT_A_LABEL.test(line)) continue;
+    let pending: HoursSpan[] = [];
+    for (const part of withoutLabels(line).split(';')) {
+      if (part.trim() === '') continue;
+      const read = readPart(part);
+      if (!read) return undefined;
+      pending.push(...read.spans);
+      if (read.days) {
+        runs.push({ days: read.days, spans: pending });
+        pending = [];
+      }
+    }
+    if (pending.length > 0) return undefined; // hours without days
+  }
+  if (runs.length === 0) return undefined;
+  const spans = runs
+    .filter((run) => run.days.includes(day))
+    .flatMap((run) => run.spans)
+    .sort((a, b) => (a.opens_at < b.opens_at ? -1 : a.opens_at > b.opens_at ? 1 : 0));
+  for (let i = 1; i < spans.length; i++) {
+    if (spans[i]!.opens_at < spans[i - 1]!.closes_at) return undefined;
+  }
+  return spans;
+}

@@ -42,6 +42,15 @@ describe('Miami: schedules without ids, one language id per location', () => {
     expect(await names(miami, at('2026-03-03T17:30:00Z'))).toEqual([]);
   });
 
+  it('open_at reads hours written only in the text, a lunch break closed', async () => {
+    const tenant = async (instant: string) => (await names(miami, at(instant))).includes('TENANT ADVICE');
+    expect(await tenant('2026-03-03T11:00:00Z')).toBe(true);
+    expect(await tenant('2026-03-03T12:30:00Z')).toBe(false);
+    expect(await tenant('2026-03-03T13:30:00Z')).toBe(true);
+    expect(await tenant('2026-03-03T15:30:00Z')).toBe(false);
+    expect(await names(miami, at('2026-03-07T10:00:00Z'))).toEqual(['TENANT ADVICE']);
+  });
+
   it('language finds a service by each language of its location', async () => {
     expect(await names(miami, 'language=Spanish')).toEqual(['BAYSIDE YOUTH COUNCIL']);
     expect(await names(miami, 'language=English')).toEqual(['BAYSIDE YOUTH COUNCIL', 'VICTIM COMPENSATION']);

@@ -22,8 +22,10 @@
  *   a `metadata` row.
  */
 import type { RecordType } from '../../hsds/index.ts';
-import { readDays } from '../../schedules/schedule-text.ts';
+import type { Weekday } from '../../schedules/calendar.ts';
+import { readDayHours, readDays } from '../../schedules/schedule-text.ts';
 import type { Repair } from '../leniency.ts';
+import { repairMojibake } from '../mojibake.ts';
 import { copyId, identityRepair, mintedId, type RowIdentity } from '../sources/row-identity.ts';
 import { MigrationNotes, migrateId, originalIdMetadata, publishedId } from './legacy-ids.ts';
 
@@ -154,10 +156,16 @@ export type LegacyContext = {
    * to the organization that service names. Found by the source before services are migrated.
    */
   siteOrganizations: Map<string, string>;
+  /** A strict import: rows as published, so no row becomes several records (hours in the text). */
+  asPublished: boolean;
 };
 
-export const createLegacyContext = (date: string): LegacyContext => ({
+export const createLegacyContext = (
+  date: string,
+  options: { asPublished?: boolean } = {},
+): LegacyContext => ({
   date,
+  asPublished: options.asPublished ?? false,
   notes: new MigrationNotes(),
   eligibility: new Map(),
   payments: new Map(),
@@ -230,8 +238,13 @@ type Migrating = {
   context: LegacyContext;
   notes: MigrationNotes;
   out: MigratedRow[];
-  /** Adds a 3.1 row first in `out`, with the migrated id and, when that changed it, its metadata row. */
-  emit: (type: RecordType, kind: string, row: Row) => void;
+  /**
+   * Adds a 3.1 row first in `out`, with the migrated id and, when that changed it, its metadata row.
+   * `part.repairs` are noted on the record; `part.name` names a further record made from the same
+   * row (a second span of hours): its id is the row's own id made its own by that name (copyId),
+   * the same on every import.
+   */
+  emit: (type: RecordType, kind: string, row: Row, part?: { name?: string; repairs: Repair[] }) => void;
   /** Moves a column to its 3.1 name, unless the row has that column already. */
   renamed: (from: string, to: string) => void;
 };
@@ -256,14 +269,20 @@ function startMigrating(
     context,
     notes,
     out,
-    emit: (type, kind, emitted) => {
+    emit: (type, kind, emitted, part) => {
       let repairs: Repair[] | undefined;
       if (identity?.kind === 'minted') {
         emitted.id = mintedId(kind, identity.name);
+        if (part?.name) emitted.id = copyId(kind, emitted.id, part.name);
         repairs = [identityRepair(identity, emitted.id)];
         notes.add(`${table}: rows without an id given one minted from their content`);
       } else if (original !== undefined) {
-        const copy = identity?.kind === 'copy' ? identity.name : undefined;
+        const copy =
+          identity?.kind === 'copy'
+            ? part?.name
+              ? `${identity.name}:${part.name}`
+              : identity.name
+            : part?.name;
         emitted.id = copy === undefined ? migrateId(kind, original) : copyId(kind, original, copy);
         if (identity) {
           repairs = [identityRepair(identity, emitted.id)];
@@ -281,6 +300,7 @@ function startMigrating(
           );
         }
       }
+      if (part) repairs = [...(repairs ?? []), ...part.repairs];
       out.unshift(repairs ? { type, row: emitted, repairs } : { type, row: emitted });
     },
     renamed: (from, to) => {
@@ -421,7 +441,31 @@ const migrateAddress: Migration = ({ table, row, notes, emit }) => {
   emit('address', `address:${addressType}`, row);
 };
 
-const migrateRegularSchedule: Migration = ({ row, notes, emit }) => {
+/**
+ * The spans of hours a 1.1 row writes only in `original_text` (Miami 211: `9:00am-12:00pm;
+ * 1:00pm-4:00pm, Mon-Fri`, `8:30amGÇô5:00pm, Mon-Fri`) for its own weekday, with the repair that
+ * says so; undefined when the row has its times or the text is not read (schedule-text.ts).
+ * Mojibake is repaired before reading: leniency repairs text only after migration.
+ */
+function hoursFromText(row: Row, byday: string | undefined) {
+  const text = row.original_text;
+  if (!text || !byday || row.opens_at || row.closes_at) return undefined;
+  const spans = readDayHours(repairMojibake(text)?.text ?? text, byday as Weekday);
+  if (!spans || spans.length === 0) return undefined;
+  const said = spans.map((s) => `${s.opens_at}-${s.closes_at}`).join(', ');
+  return spans.map((span, i) => ({
+    span,
+    repair: {
+      field: 'original_text',
+      found: text,
+      action: `no opens_at/closes_at: read from the text as ${byday} ${span.opens_at}-${span.closes_at}${spans.length > 1 ? ` (span ${i + 1} of ${spans.length} that day: ${said}; one schedule each, the gap stays closed)` : ''} (the text is kept)`,
+      effect: 'changed' as const,
+      severity: 'info' as const,
+    },
+  }));
+}
+
+const migrateRegularSchedule: Migration = ({ row, notes, emit, context }) => {
   const weekday = row.weekday;
   delete row.weekday;
   // A number or one day name (`1`, `Mon`), else words naming days (`Monday - Friday`).
@@ -435,7 +479,21 @@ const migrateRegularSchedule: Migration = ({ row, notes, emit }) => {
     row.description = [row.description, weekday].filter(Boolean).join('; ');
     notes.add('regular_schedule.weekday not a day name or number: kept in the description');
   }
-  emit('schedule', 'schedule:regular', row);
+  const hours = context.asPublished ? undefined : hoursFromText(row, byday);
+  if (!hours) {
+    emit('schedule', 'schedule:regular', row);
+    return;
+  }
+  notes.add('regular_schedule.original_text → opens_at, closes_at (one schedule per span of hours)');
+  // Emitted last first: emit puts each record first in `out`, so the row's own record leads.
+  for (let i = hours.length - 1; i >= 0; i--) {
+    const { span, repair } = hours[i]!;
+    const record = { ...row, opens_at: span.opens_at, closes_at: span.closes_at };
+    emit('schedule', 'schedule:regular', record, {
+      ...(i === 0 ? {} : { name: `hours:${i + 1}` }),
+      repairs: [repair],
+    });
+  }
 };
 
 const migrateHolidaySchedule: Migration = ({ row, notes, emit, renamed }) => {

@@ -258,7 +258,7 @@ async function* readLegacyPackage(
   identities: RowIdentities,
 ): AsyncGenerator<SourceItem> {
   const date = (await stat(where)).mtime.toISOString().slice(0, 10);
-  const context = createLegacyContext(date);
+  const context = createLegacyContext(date, { asPublished: !identities.repairs });
   const byTable = new Map<LegacyTable, string[]>();
   for (const file of listed) {
     if (!file.legacy) {

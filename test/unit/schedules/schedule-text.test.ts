@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { isAllDay, readClockTime, readDays, readOpeningText } from '../../../src/schedules/schedule-text.ts';
+import {
+  isAllDay,
+  readClockTime,
+  readDayHours,
+  readDays,
+  readOpeningText,
+} from '../../../src/schedules/schedule-text.ts';
 
 describe('readDays: days as publishers write them', () => {
   it.each([
@@ -148,5 +154,56 @@ describe('readOpeningText: labels and several parts (Brevard)', () => {
     'Mon-Fri: 09:00-17:00; Sat: closed',
   ])('leaves %j for people to read', (text) => {
     expect(readOpeningText(text)).toBeUndefined();
+  });
+});
+
+describe('readDayHours: the spans of hours a text gives one weekday', () => {
+  const lunch = [
+    { opens_at: '09:00', closes_at: '12:00' },
+    { opens_at: '13:00', closes_at: '16:00' },
+  ];
+  it.each([
+    ['9:00am-12:00pm; 1:00pm-4:00pm, Mon-Fri', 'MO', lunch],
+    ['9:00am-12:00pm & 1:00pm-4:00pm, Mon-Fri', 'FR', lunch],
+    ['9:00am-12:00pm / 1:00pm-4:00pm, Mon, Tue', 'TU', lunch],
+    ['9:00am-12:00pm AND 1:00pm-4:00pm, Wed', 'WE', lunch],
+    ['9:15am– 10:30am, Mon, Wed', 'WE', [{ opens_at: '09:15', closes_at: '10:30' }]],
+    ['8:30am-5:00pm, Mon-Fri', 'TH', [{ opens_at: '08:30', closes_at: '17:00' }]],
+    // A label line, and lines for other days: the row's own weekday picks its line.
+    [
+      'Clinic:\\n9:00am-11:30am & 1:00pm-3:30pm,Tue-Fri\\n9:00am-3:30pm, Sat',
+      'TU',
+      [
+        { opens_at: '09:00', closes_at: '11:30' },
+        { opens_at: '13:00', closes_at: '15:30' },
+      ],
+    ],
+    [
+      'Clinic:\n9:00am-11:30am & 1:00pm-3:30pm,Tue-Fri\n9:00am-3:30pm, Sat',
+      'SA',
+      [{ opens_at: '09:00', closes_at: '15:30' }],
+    ],
+    [
+      '9:00am-1:00pm / 2:00pm-6:00pm, Tue;\\n8:30am-12:30pm, Sat',
+      'SA',
+      [{ opens_at: '08:30', closes_at: '12:30' }],
+    ],
+    // Days named, this one not among them: nothing to read for it.
+    ['9:00am-12:00pm; 1:00pm-4:00pm, Mon-Fri', 'SU', []],
+  ])('%j on %s', (text, day, spans) => {
+    expect(readDayHours(text, day as 'MO')).toEqual(spans);
+  });
+
+  it.each([
+    '10:00am- -3:00pm, Mon-Fri', // a stray dash
+    '2:00pm 6:00pm, Mon-Fri', // no dash: a span or two times?
+    'Dismissal Bell - 6:00pm, Mon-Fri',
+    '9:00am-12:00pm; 1:00pm-4:00pm', // no days
+    '9:00am, Mon, Wed, Fri (by appointment only)',
+    // Two labelled sets of hours on the same day: whose hours?
+    'Administrative Hours:\\n8:00am-5:00pm Mon-Fri\\n\\nVisitation Hours:\\n9:00am-3:00pm, Mon-Fri',
+    '9:00am-12:00pm, Mon-Fri; closed holidays',
+  ])('leaves %j unread', (text) => {
+    expect(readDayHours(text, 'MO')).toBeUndefined();
   });
 });

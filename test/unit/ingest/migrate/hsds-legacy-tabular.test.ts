@@ -106,6 +106,43 @@ describe('migrating HSDS 1.1 rows', () => {
     expect(postal[0]?.row.id).not.toBe(physical[0]?.row.id);
   });
 
+  it('makes a schedule of each span of hours a row writes only in original_text', () => {
+    const row = {
+      id: '7',
+      service_id: '101',
+      weekday: 'Wednesday',
+      opens_at: '',
+      closes_at: '',
+      original_text: '9:00am-1:00pm / 2:00pm-6:00pm, Mon, Wed;\\n8:30am-12:30pm, Sat',
+    };
+    const { rows, notes } = migrate('regular_schedule', row);
+    const schedules = rows.filter((r) => r.type === 'schedule');
+    expect(schedules.map((r) => [r.row.byday, r.row.opens_at, r.row.closes_at])).toEqual([
+      ['WE', '09:00', '13:00'],
+      ['WE', '14:00', '18:00'],
+    ]);
+    // The row's own id for the first span; the second its own, the same on every import, with
+    // its original id in a metadata record like the first.
+    expect(schedules[0]?.row.id).toBe(migrateId('schedule:regular', '7'));
+    expect(schedules[1]?.row.id).not.toBe(schedules[0]?.row.id);
+    expect(migrate('regular_schedule', row).rows.map((r) => r.row.id)).toEqual(rows.map((r) => r.row.id));
+    expect(rows.filter((r) => r.type === 'metadata').map((r) => r.row.resource_id)).toEqual(
+      schedules.map((r) => r.row.id).reverse(),
+    );
+    expect(schedules.every((r) => r.row.original_text === row.original_text)).toBe(true);
+    expect(schedules.every((r) => r.repairs?.[0]?.field === 'original_text')).toBe(true);
+    expect(notes.map(([note]) => note)).toContain(
+      'regular_schedule.original_text → opens_at, closes_at (one schedule per span of hours)',
+    );
+    expectValid(rows);
+    // Read as published (a strict import): one record, no times.
+    const strict = createLegacyContext('2024-05-01', { asPublished: true });
+    const asPublished = migrateLegacyRow('regular_schedule', row, strict).filter(
+      (r) => r.type === 'schedule',
+    );
+    expect(asPublished.map((r) => r.row.opens_at)).toEqual([undefined]);
+  });
+
   it('turns regular and holiday schedules into 3.1 schedules', () => {
     const [regular] = migrate('regular_schedule', {
       id: '1',

@@ -108,8 +108,8 @@ async function readPackage(path: string) {
 describe('an HSDS 1.1 package as Miami publishes it (legacy-rows-miami)', () => {
   it('keeps every schedule row without an id, each with a stable id, and reads its day and times', async () => {
     const { records, report } = await readPackage(`${fixtures}/legacy-rows-miami`);
-    // 7 rows, two of them alike in every cell: 6 schedules.
-    expect(report.by_type.schedule).toEqual({ kept: 6, repaired: 6, rejected: 0 });
+    // 10 rows, two of them alike in every cell, one giving its day two spans of hours: 10 schedules.
+    expect(report.by_type.schedule).toEqual({ kept: 10, repaired: 10, rejected: 0 });
     const schedules = records.filter((r) => r.type === 'schedule');
     expect(schedules[0]?.record).toMatchObject({
       freq: 'WEEKLY',
@@ -125,6 +125,34 @@ describe('an HSDS 1.1 package as Miami publishes it (legacy-rows-miami)', () => 
     expect(again.records.filter((r) => r.type === 'schedule').map((r) => r.id)).toEqual(
       schedules.map((r) => r.id),
     );
+  });
+
+  it("reads hours written only in original_text: one schedule per span of the row's day", async () => {
+    const { records } = await readPackage(`${fixtures}/legacy-rows-miami`);
+    const tenant = records.filter(
+      (r) => r.type === 'schedule' && r.record.service_id === migrateId('service', '219'),
+    );
+    const text = 'Clinic:\\n8:30amGÇô12:00pm & 1:00pm-3:00pm, Tue-Fri\\n9:00am-1:00pm, Sat';
+    expect(tenant.map((r) => [r.record.byday, r.record.opens_at, r.record.closes_at])).toEqual([
+      ['TU', '08:30', '12:00'],
+      ['TU', '13:00', '15:00'],
+      ['SA', '09:00', '13:00'],
+      // Not a span of hours anyone can trust: kept as published, without times.
+      ['SU', undefined, undefined],
+    ]);
+    // The text is kept on every record, and each reading is a repair.
+    expect(tenant.slice(0, 3).every((r) => r.record.original_text === text)).toBe(true);
+    expect(tenant[1]?.notes.map((n) => n.reason)).toContainEqual(
+      expect.stringMatching(/^no opens_at\/closes_at: read from the text as TU 13:00-15:00 \(span 2 of 2/),
+    );
+    // Each span its own stable id.
+    expect(new Set(tenant.map((r) => r.id)).size).toBe(4);
+    const again = await readPackage(`${fixtures}/legacy-rows-miami`);
+    expect(
+      again.records
+        .filter((r) => r.type === 'schedule' && r.record.service_id === migrateId('service', '219'))
+        .map((r) => r.id),
+    ).toEqual(tenant.map((r) => r.id));
   });
 
   it('keeps each language of a location although the feed gives them one id', async () => {
@@ -220,6 +248,6 @@ describe('a --strict import', () => {
       kind: 'tabular',
       strict: true,
     });
-    expect(strict.by_type.schedule).toEqual({ kept: 0, repaired: 0, rejected: 7 });
+    expect(strict.by_type.schedule).toEqual({ kept: 0, repaired: 0, rejected: 10 });
   });
 });
