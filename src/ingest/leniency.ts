@@ -507,7 +507,7 @@ export type LeniencyOptions = {
 };
 
 /** Records one repair of a record's field (its severity `info` unless said). */
-type NoteRepair = (
+export type NoteRepair = (
   field: string,
   found: unknown,
   action: string,

@@ -15,16 +15,10 @@
  * it pays a few type and character tests and allocates nothing.
  */
 import { isAllDay, readClockTime, readDays, readOpeningText } from '../schedules/schedule-text.ts';
-import type { RepairEffect, RepairSeverity } from './leniency.ts';
+import type { NoteRepair } from './leniency.ts';
 
 type Fields = Record<string, unknown>;
-type Note = (
-  field: string,
-  found: unknown,
-  action: string,
-  effect: RepairEffect,
-  severity?: RepairSeverity,
-) => void;
+type Note = NoteRepair;
 
 // `2021-01-06`, `2021/01/06`, `6 January 2021`: a date column holding a date starts with a digit
 // and is longer than a time; a time there is short (`8:30AM`, `17:30`) or `24 Hours`.

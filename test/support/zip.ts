@@ -4,7 +4,7 @@
  * unpacked) is deflated as a stream, so the test never holds what it unpacks to.
  */
 import { once } from 'node:events';
-import { crc32, createDeflateRaw } from 'node:zlib';
+import { crc32, createDeflateRaw, deflateRawSync } from 'node:zlib';
 
 export type ZipEntry = {
   name: string;
@@ -66,4 +66,16 @@ export function zipOf(entries: ZipEntry[]): Buffer {
   end.writeUInt32LE(directory.length, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, directory, end]);
+}
+
+/** A ZIP archive of whole files, each deflated, with honest sizes: a package as `zip` packs one. */
+export function zipFiles(files: Record<string, Buffer>): Buffer {
+  return zipOf(
+    Object.entries(files).map(([name, content]) => ({
+      name,
+      data: deflateRawSync(content),
+      size: content.length,
+      crc: crc32(content),
+    })),
+  );
 }

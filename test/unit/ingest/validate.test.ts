@@ -7,7 +7,6 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { crc32, deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import {
   checkRemoteUrl,
@@ -17,52 +16,13 @@ import {
 import { unzipTo, ZipError, ZipTooLargeError } from '../../../src/ingest/validate/unzip.ts';
 import { bodyFormat, validateBody, validateLocation } from '../../../src/ingest/validate/validate-source.ts';
 import { formatValidationReport } from '../../../src/ingest/validate/validation-summary.ts';
-import { deflatedRepeat, zipOf } from '../../support/zip.ts';
+import { deflatedRepeat, zipFiles, zipOf } from '../../support/zip.ts';
 
 const examples = 'test/fixtures/hsds/examples';
 const realWorld = 'test/fixtures/real-world';
 
-/** A ZIP archive of the files (deflated), as `zip` writes one. */
-function zip(files: Record<string, Buffer>): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const [name, content] of Object.entries(files)) {
-    const data = deflateRawSync(content);
-    const nameBytes = Buffer.from(name);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(crc32(content), 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(content.length, 22);
-    local.writeUInt16LE(nameBytes.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt32LE(crc32(content), 16);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(content.length, 24);
-    central.writeUInt16LE(nameBytes.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, nameBytes, data);
-    centrals.push(central, nameBytes);
-    offset += 30 + nameBytes.length + data.length;
-  }
-  const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(Object.keys(files).length, 8);
-  end.writeUInt16LE(Object.keys(files).length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, directory, end]);
-}
-
 const folderAsZip = (folder: string, prefix = '') =>
-  zip(
+  zipFiles(
     Object.fromEntries(
       readdirSync(folder).map((name) => [`${prefix}${name}`, readFileSync(join(folder, name))]),
     ),
@@ -211,7 +171,7 @@ describe('a feed in a request body', () => {
     expect(bodyFormat('application/json; charset=utf-8', text('[]'))).toBe('json');
     expect(bodyFormat('application/x-ndjson', text('{}'))).toBe('ndjson');
     expect(bodyFormat('application/zip', text('PK'))).toBe('zip');
-    expect(bodyFormat(undefined, zip({ 'a.csv': Buffer.from('x') }))).toBe('zip');
+    expect(bodyFormat(undefined, zipFiles({ 'a.csv': Buffer.from('x') }))).toBe('zip');
     expect(bodyFormat('application/octet-stream', text('  [{"id":1}]'))).toBe('json');
     expect(bodyFormat('text/plain', text('hello'))).toBeUndefined();
   });
@@ -243,12 +203,12 @@ describe('a feed in a request body', () => {
     const dir = await mkdtemp(join(tmpdir(), 'hsds-unzip-test-'));
     try {
       await expect(unzipTo(Buffer.from('not a zip at all, not even close'), dir)).rejects.toThrow(ZipError);
-      await expect(unzipTo(zip({ '../evil.csv': Buffer.from('x') }), join(dir, 'p'))).rejects.toThrow(
+      await expect(unzipTo(zipFiles({ '../evil.csv': Buffer.from('x') }), join(dir, 'p'))).rejects.toThrow(
         /outside the package/,
       );
-      await expect(unzipTo(zip({ 'big.csv': Buffer.alloc(5000) }), join(dir, 'q'), 1000)).rejects.toThrow(
-        /more than 1000 bytes/,
-      );
+      await expect(
+        unzipTo(zipFiles({ 'big.csv': Buffer.alloc(5000) }), join(dir, 'q'), 1000),
+      ).rejects.toThrow(/more than 1000 bytes/);
       expect(await readdir(dir)).not.toContain('evil.csv');
     } finally {
       await rm(dir, { recursive: true, force: true });
