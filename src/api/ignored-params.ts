@@ -66,17 +66,22 @@ export function unknownParameters(url: URL, names: ReadonlySet<string>): string[
 }
 
 /**
- * The fields of a POST twin's JSON or form body. Read through Hono's body cache, so the route's
- * validator reads the same body again; a body that does not parse is the validator's to refuse.
+ * The fields of a POST twin's JSON or form body. Only the raw bytes go through Hono's body cache,
+ * parsed here on a copy: a parse that fails must not leave a rejected promise in that cache, which
+ * the route's validator would then meet outside its own error handling (a 500, not its 400). A
+ * body that does not parse is the validator's to refuse.
  */
 async function bodyNames(c: Context<AppEnv>): Promise<string[]> {
   const type = c.req.header('content-type') ?? '';
+  if (!type.includes('json') && !type.includes('form')) return [];
   try {
+    const bytes = await c.req.arrayBuffer();
     if (type.includes('json')) {
-      const body: unknown = await c.req.json();
+      const body: unknown = JSON.parse(new TextDecoder().decode(bytes));
       return body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [];
     }
-    if (type.includes('form')) return [...new Set((await c.req.formData()).keys())];
+    const form = await new Response(bytes, { headers: { 'content-type': type } }).formData();
+    return [...new Set(form.keys())];
   } catch {
     // Refused by the validator, with the problem that says why.
   }
