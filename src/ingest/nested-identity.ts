@@ -13,31 +13,20 @@ import type { RecordType } from '../hsds/index.ts';
 import type { Repair } from './leniency.ts';
 import { uuidV5 } from './migrate/legacy-ids.ts';
 import { linkFieldsOf } from './nesting.ts';
+import { recordContent } from './record-content.ts';
 
 type Fields = Record<string, unknown>;
 
-/** A record's content as one text, its fields in name order (`id` aside), nested values as JSON. */
-export function nestedContent(fields: Fields): string {
-  return Object.keys(fields)
-    .filter((key) => key !== 'id' && fields[key] !== undefined && fields[key] !== null)
-    .sort()
-    .map(
-      (key) =>
-        `${key}=${typeof fields[key] === 'string' ? (fields[key] as string).trim() : JSON.stringify(fields[key])}`,
-    )
-    .join('\u001f');
-}
-
 /** The id of a nested child without one: the UUID v5 of `type:nested:content` (parent link included). */
 export const mintedNestedId = (type: RecordType, fields: Fields): string =>
-  uuidV5(`${type}:nested:${nestedContent(fields)}`);
+  uuidV5(`${type}:nested:${recordContent(fields)}`);
 
 /** The id of a copy made its own: the UUID v5 of `type:id:nested:content` (parent links included). */
 export const copyNestedId = (type: RecordType, original: string, fields: Fields): string => {
   // Dates the import may stamp (a service's last_modified, the date of an id's metadata) are no
   // part of what the publisher said: the same copy keeps its id on the next import.
   const { last_modified: _, last_action_date: __, ...said } = fields;
-  return uuidV5(`${type}:${original}:nested:${nestedContent(said)}`);
+  return uuidV5(`${type}:${original}:nested:${recordContent(said)}`);
 };
 
 export const mintedRepair = (id: string): Repair => ({

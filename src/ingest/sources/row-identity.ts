@@ -23,6 +23,7 @@
 
 import type { Repair } from '../leniency.ts';
 import { uuidV5 } from '../migrate/legacy-ids.ts';
+import { recordContent } from '../record-content.ts';
 import { hashRecord, RecentHashes } from '../seen-records.ts';
 
 type Row = Record<string, unknown>;
@@ -36,15 +37,6 @@ export type RowIdentity =
 
 const NO_LINKS: ReadonlySet<string> = new Set();
 const IDS_PER_GENERATION = 65_536;
-
-/** A row's content as one text, its cells in the order of their column names (`id` aside). */
-export function rowContent(row: Row): string {
-  return Object.keys(row)
-    .filter((key) => key !== 'id')
-    .sort()
-    .map((key) => `${key}=${row[key] === undefined || row[key] === null ? '' : String(row[key]).trim()}`)
-    .join('\u001f');
-}
 
 /** The id of a row without one: the UUID v5 of `kind:row:content`. */
 export const mintedId = (kind: string, name: string): string => uuidV5(`${kind}:row:${name}`);
@@ -102,7 +94,7 @@ export class RowIdentities {
   identify(row: Row, split: boolean): RowIdentity | undefined {
     if (!this.repairs) return undefined;
     const id = idOf(row);
-    if (id === undefined) return { kind: 'minted', name: rowContent(row) };
+    if (id === undefined) return { kind: 'minted', name: recordContent(row) };
     if (!split) return undefined;
     this.seen ??= new RecentHashes(IDS_PER_GENERATION);
     const hash = hashRecord(row, NO_LINKS).content;
@@ -111,7 +103,7 @@ export class RowIdentities {
       this.seen.set(id, hash);
       return undefined;
     }
-    return before === hash ? undefined : { kind: 'copy', original: id, name: rowContent(row) };
+    return before === hash ? undefined : { kind: 'copy', original: id, name: recordContent(row) };
   }
 }
 

@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { flattenItems } from '../../../../src/ingest/import/validate.ts';
 import { migrateId } from '../../../../src/ingest/migrate/legacy-ids.ts';
-import {
-  firstOfIdLists,
-  RowIdentities,
-  rowContent,
-  splitIdLists,
-} from '../../../../src/ingest/sources/row-identity.ts';
+import { recordContent } from '../../../../src/ingest/record-content.ts';
+import { firstOfIdLists, RowIdentities, splitIdLists } from '../../../../src/ingest/sources/row-identity.ts';
 import type { SourceItem } from '../../../../src/ingest/sources/source.ts';
 import { readTabularSource } from '../../../../src/ingest/sources/tabular.source.ts';
 import { validateItems } from '../../../../src/ingest/validate/validate-items.ts';
@@ -18,10 +14,10 @@ describe('RowIdentities', () => {
     const rows = new RowIdentities();
     const row = { id: '', service_id: '136', weekday: 'Monday', opens_at: '9:00am' };
     const identity = rows.identify(row, true);
-    expect(identity).toEqual({ kind: 'minted', name: rowContent(row) });
+    expect(identity).toEqual({ kind: 'minted', name: recordContent(row) });
     // The same cells in another column order are the same row.
-    expect(rowContent({ opens_at: '9:00am', weekday: 'Monday', service_id: '136', id: '' })).toBe(
-      rowContent(row),
+    expect(recordContent({ opens_at: '9:00am', weekday: 'Monday', service_id: '136', id: '' })).toBe(
+      recordContent(row),
     );
   });
 
@@ -34,7 +30,7 @@ describe('RowIdentities', () => {
     expect(rows.identify(spanish, true)).toEqual({
       kind: 'copy',
       original: '136',
-      name: rowContent(spanish),
+      name: recordContent(spanish),
     });
     // Tables not split (a service met twice) keep the import's duplicate rule.
     expect(rows.identify(spanish, false)).toBeUndefined();
