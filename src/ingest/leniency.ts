@@ -57,6 +57,7 @@ import {
   tabularTypedFields,
 } from '../hsds/index.ts';
 import { ALTERNATE_NAMES_FIELD, cleanAlternateNames } from '../index-mapping/taxonomy-vocabulary.ts';
+import { normaliseTime } from '../schedules/schedule-text.ts';
 import { repairMojibake } from './mojibake.ts';
 import { repairScheduleTimes } from './schedule-repair.ts';
 
@@ -234,30 +235,6 @@ export function normaliseDate(value: string): string | undefined {
   if (m) {
     const month = monthOf(m[1]!);
     return month ? ymd(Number(m[3]), month, Number(m[2])) : undefined;
-  }
-  return undefined;
-}
-
-/** `9:00am`, `9am`, `9.30 p.m.`, `9:00`, `noon`, `midnight` → `09:00`, `09:00`, `21:30`, ... */
-export function normaliseTime(value: string): string | undefined {
-  const lower = value.toLowerCase();
-  if (lower === 'noon' || lower === 'midday' || lower === '12 noon') return '12:00';
-  if (lower === 'midnight') return '00:00';
-  let m = /^(\d{1,2})(?:[:.](\d{2}))?(?::(\d{2}))?\s*([ap])\.?\s*m\.?$/.exec(lower);
-  if (m) {
-    let hour = Number(m[1]);
-    const minute = Number(m[2] ?? 0);
-    if (hour < 1 || hour > 12 || minute > 59) return undefined;
-    if (m[4] === 'a' && hour === 12) hour = 0;
-    if (m[4] === 'p' && hour !== 12) hour += 12;
-    return `${pad2(hour)}:${pad2(minute)}${m[3] ? `:${m[3]}` : ''}`;
-  }
-  m = /^(\d{1,2})[:.](\d{2})(?::(\d{2}))?$/.exec(lower);
-  if (m) {
-    const hour = Number(m[1]);
-    const minute = Number(m[2]);
-    if (hour > 23 || minute > 59) return undefined;
-    return `${pad2(hour)}:${pad2(minute)}${m[3] ? `:${m[3]}` : ''}`;
   }
   return undefined;
 }

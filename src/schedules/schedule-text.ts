@@ -142,24 +142,37 @@ export function readDays(text: string): ReadDays | undefined {
   return { byday: days.join(','), freq: 'WEEKLY' };
 }
 
-/**
- * A clock time as HSDS writes it (`HH:MM`): `8:30AM`, `9:00am`, `9 a.m.`, `5pm`, `17:30`, `noon`,
- * `midnight`. Undefined for anything else, a date included.
- */
-export function readClockTime(text: string): string | undefined {
-  const lower = text.trim().toLowerCase();
+/** `9:00am`, `9am`, `9.30 p.m.`, `9:00`, `noon`, `midnight` → `09:00`, `09:00`, `21:30`, ... */
+export function normaliseTime(value: string): string | undefined {
+  const lower = value.toLowerCase();
   if (lower === 'noon' || lower === 'midday' || lower === '12 noon') return '12:00';
   if (lower === 'midnight') return '00:00';
-  const match = /^(\d{1,2})(?:[:.](\d{2}))?\s*(?:([ap])\.?\s*m\.?)?$/.exec(lower);
-  if (!match || (match[2] === undefined && match[3] === undefined)) return undefined;
-  let hour = Number(match[1]);
-  const minute = Number(match[2] ?? 0);
-  if (minute > 59) return undefined;
-  if (match[3] !== undefined) {
-    if (hour < 1 || hour > 12) return undefined;
-    hour = (hour % 12) + (match[3] === 'p' ? 12 : 0);
-  } else if (hour > 23) return undefined;
-  return `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`;
+  let m = /^(\d{1,2})(?:[:.](\d{2}))?(?::(\d{2}))?\s*([ap])\.?\s*m\.?$/.exec(lower);
+  if (m) {
+    let hour = Number(m[1]);
+    const minute = Number(m[2] ?? 0);
+    if (hour < 1 || hour > 12 || minute > 59) return undefined;
+    if (m[4] === 'a' && hour === 12) hour = 0;
+    if (m[4] === 'p' && hour !== 12) hour += 12;
+    return `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}${m[3] ? `:${m[3]}` : ''}`;
+  }
+  m = /^(\d{1,2})[:.](\d{2})(?::(\d{2}))?$/.exec(lower);
+  if (m) {
+    const hour = Number(m[1]);
+    const minute = Number(m[2]);
+    if (hour > 23 || minute > 59) return undefined;
+    return `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}${m[3] ? `:${m[3]}` : ''}`;
+  }
+  return undefined;
+}
+
+/**
+ * A clock time as HSDS writes it (`HH:MM`): `8:30AM`, `9:00am`, `9 a.m.`, `5pm`, `17:30`, `noon`,
+ * `midnight`, spaces around it read past. Undefined for anything else, a date or seconds included.
+ */
+export function readClockTime(text: string): string | undefined {
+  const time = normaliseTime(text.trim());
+  return time?.length === 5 ? time : undefined;
 }
 
 /** Whether a text says open all day (`24 hours`, `24/7`, `open 24 hours`). */

@@ -5,7 +5,6 @@ import {
   isOtherSchemeDrop,
   normaliseDate,
   normaliseDateTime,
-  normaliseTime,
   OTHER_SCHEME_DROPPED,
 } from '../../../src/ingest/leniency.ts';
 import { nestedKeysOf } from '../../../src/ingest/nesting.ts';
@@ -14,23 +13,6 @@ import { officialService, syntheticServices } from './fixtures.ts';
 const SERVICE = '11111111-1111-4111-8111-111111111111';
 
 describe('date and time normalisation', () => {
-  it('reads times people write as HH:MM, and nothing it would have to guess', () => {
-    const cases: [string, string | undefined][] = [
-      ['9:00am', '09:00'],
-      ['9am', '09:00'],
-      ['9.30 p.m.', '21:30'],
-      ['12pm', '12:00'],
-      ['12:15am', '00:15'],
-      ['9:00', '09:00'],
-      ['17.45', '17:45'],
-      ['noon', '12:00'],
-      ['13pm', undefined],
-      ['24:00', undefined],
-      ['by appointment', undefined],
-    ];
-    for (const [input, expected] of cases) expect(normaliseTime(input), input).toBe(expected);
-  });
-
   it('reads dates that say one day without doubt as YYYY-MM-DD', () => {
     const cases: [string, string | undefined][] = [
       ['2021-01-06T00:00:00', '2021-01-06'],

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   isAllDay,
+  normaliseTime,
   readClockTime,
   readDayHours,
   readDays,
@@ -46,6 +47,25 @@ describe('readDays: days as publishers write them', () => {
     'Monday and 2nd Saturday',
   ])('leaves %j unread rather than guess', (text) => {
     expect(readDays(text)).toBeUndefined();
+  });
+});
+
+describe('normaliseTime', () => {
+  it('reads times people write as HH:MM, and nothing it would have to guess', () => {
+    const cases: [string, string | undefined][] = [
+      ['9:00am', '09:00'],
+      ['9am', '09:00'],
+      ['9.30 p.m.', '21:30'],
+      ['12pm', '12:00'],
+      ['12:15am', '00:15'],
+      ['9:00', '09:00'],
+      ['17.45', '17:45'],
+      ['noon', '12:00'],
+      ['13pm', undefined],
+      ['24:00', undefined],
+      ['by appointment', undefined],
+    ];
+    for (const [input, expected] of cases) expect(normaliseTime(input), input).toBe(expected);
   });
 });
 
