@@ -38,7 +38,7 @@ import { parseArgs } from 'node:util';
 import { parse } from 'csv-parse/sync';
 import pino from 'pino';
 import { createApp } from '../src/api/app.ts';
-import { createGeocoder } from '../src/api/geocoding.ts';
+import { createGeocoder } from '../src/api/lists/geocoding.ts';
 import { readAllRecords } from '../src/engine/records.ts';
 import type { ImportSummary } from '../src/ingest/import-report.ts';
 import { importAndReindex } from '../src/ingest/pipeline.ts';

@@ -35,7 +35,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { createApp } from '../src/api/app.ts';
-import { createGeocoder } from '../src/api/geocoding.ts';
+import { createGeocoder } from '../src/api/lists/geocoding.ts';
 import type { Config } from '../src/config.ts';
 import type { Engine } from '../src/engine/index.ts';
 import { importAndReindex } from '../src/ingest/pipeline.ts';

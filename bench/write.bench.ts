@@ -14,8 +14,8 @@
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { createApp } from '../src/api/app.ts';
-import { newToken } from '../src/api/auth.ts';
-import { createGeocoder } from '../src/api/geocoding.ts';
+import { newToken } from '../src/api/http/auth.ts';
+import { createGeocoder } from '../src/api/lists/geocoding.ts';
 import { loadConfig } from '../src/config.ts';
 import { importAndReindex } from '../src/ingest/pipeline.ts';
 import { createRecordWrites } from '../src/ingest/write.ts';

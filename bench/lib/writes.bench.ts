@@ -16,7 +16,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newToken } from '../../src/api/auth.ts';
+import { newToken } from '../../src/api/http/auth.ts';
 import type { Engine } from '../../src/engine/index.ts';
 import { importAndReindex } from '../../src/ingest/pipeline.ts';
 import { generateDataset } from '../../src/synthetic/generate.ts';

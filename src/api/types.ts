@@ -11,10 +11,10 @@ import type { GeocoderChain } from '../geo/geocoder.ts';
 import type { DeliveryAttempt, WebhookFilter, WebhookTarget } from '../index-mapping/webhook.document.ts';
 import type { KeyedSlots, Slots } from '../resilience/slots.ts';
 import type { Understanding } from '../semantic/understanding.ts';
-import type { FeedValidation } from './feed-validation.ts';
-import type { ReindexJobs } from './jobs.ts';
-import type { RecordWrites } from './record-writes.ts';
-import type { Duplicates } from './routes/duplicates.routes.ts';
+import type { Duplicates } from './admin/duplicates.routes.ts';
+import type { ReindexJobs } from './admin/jobs.ts';
+import type { FeedValidation } from './validate/feed-validation.ts';
+import type { RecordWrites } from './writes/record-writes.ts';
 
 /** Everything the app needs, passed in once (docs/style.md 2). Tests build it with test values. */
 export type AppDeps = {
@@ -64,7 +64,7 @@ export type Webhooks = {
   deliveries(id: string, limit: number): Promise<DeliveryAttempt[] | undefined>;
 };
 
-/** What GET /admin/sources answers of each source (routes/sources.routes.ts documents it). */
+/** What GET /admin/sources answers of each source (admin/sources.routes.ts documents it). */
 export type SourceQualityAnswer = {
   source: string;
   last_import?: {

@@ -1,5 +1,5 @@
 /**
- * Single-record writes (the write API, src/api/routes/write.routes.ts): a record created, replaced
+ * Single-record writes (the write API, src/api/writes/write.routes.ts): a record created, replaced
  * or deleted with the rules a feed's import and `hsds delete` follow, then published
  * incrementally, so it is served by every read endpoint when the write returns.
  *
@@ -603,7 +603,7 @@ export function deleteRecord(engine: Engine, request: WriteRequest): Promise<Wri
 }
 
 /**
- * The write API's side of these functions (src/api/record-writes.ts RecordWrites, matched by
+ * The write API's side of these functions (src/api/writes/record-writes.ts RecordWrites, matched by
  * shape: api and ingest do not import each other), wired in by the server command.
  */
 export function createRecordWrites(engine: Engine) {

@@ -5,7 +5,7 @@
  * the entries from the intent the write stored first.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { newToken } from '../../src/api/auth.ts';
+import { newToken } from '../../src/api/http/auth.ts';
 import {
   type ApiProcess,
   baseEnv,

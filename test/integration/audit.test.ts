@@ -5,7 +5,7 @@
  * engine's 10,000-hit window, never cut short in silence; entries past AUDIT_RETENTION_DAYS go.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newToken } from '../../src/api/auth.ts';
+import { newToken } from '../../src/api/http/auth.ts';
 import { appendAudit, auditIndex, type FieldChange, pruneAudit } from '../../src/engine/audit.ts';
 import type { ServiceFull } from '../../src/hsds/index.ts';
 import { putRecord } from '../../src/ingest/write.ts';

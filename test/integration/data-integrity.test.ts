@@ -10,7 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newToken } from '../../src/api/auth.ts';
+import { newToken } from '../../src/api/http/auth.ts';
 import { recordsIndex, refreshRecords } from '../../src/engine/records.ts';
 import type { RecordType, ServiceFull } from '../../src/hsds/index.ts';
 import { toRecordStoreDocument, toSingleDocument } from '../../src/index-mapping/record-store.document.ts';

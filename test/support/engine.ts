@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import { inject } from 'vitest';
 import { createApp } from '../../src/api/app.ts';
-import { createGeocoder } from '../../src/api/geocoding.ts';
+import { createGeocoder } from '../../src/api/lists/geocoding.ts';
 import type { AppDeps } from '../../src/api/types.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { createEngine, type Engine } from '../../src/engine/index.ts';

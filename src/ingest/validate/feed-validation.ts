@@ -1,5 +1,5 @@
 /**
- * The validation the API serves (POST /validate; src/api/feed-validation.ts is its interface):
+ * The validation the API serves (POST /validate; src/api/validate/feed-validation.ts is its interface):
  * bodies and, where the server's policy allows, remote URLs, validated as `hsds validate` does.
  * A remote API is read up to `maxItems` items (a request must end), the body's bound is the app's.
  */

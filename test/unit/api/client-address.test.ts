@@ -4,7 +4,7 @@
  */
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { clientAddress } from '../../../src/api/public-url.ts';
+import { clientAddress } from '../../../src/api/http/public-url.ts';
 import type { AppEnv } from '../../../src/api/types.ts';
 import { loadConfig } from '../../../src/config.ts';
 

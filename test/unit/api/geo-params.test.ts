@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { geocodeHeaders, resolveGeoQuery } from '../../../src/api/geo-params.ts';
-import { ApiProblem, toProblem } from '../../../src/api/problem.ts';
+import { ApiProblem, toProblem } from '../../../src/api/http/problem.ts';
+import { geocodeHeaders, resolveGeoQuery } from '../../../src/api/lists/geo-params.ts';
 import {
   type Centroid,
   createGeocoderChain,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { formatOpenApiDocument, generateOpenApiDocument } from '../../../src/api/openapi-document.ts';
+import { formatOpenApiDocument, generateOpenApiDocument } from '../../../src/api/openapi/openapi-document.ts';
 import { loadConfig } from '../../../src/config.ts';
 
 type Operation = {

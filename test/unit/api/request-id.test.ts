@@ -1,5 +1,5 @@
 /**
- * Request ids (src/api/request-id.ts): taken from an incoming X-Request-Id when it is a plain
+ * Request ids (src/api/http/request-id.ts): taken from an incoming X-Request-Id when it is a plain
  * token, else made; sent back; carried by every problem+json answer and by every log line written
  * while the request runs, the request's own line, the error's, and one written deep in the engine
  * gateway (through the logger's mixin, as `hsds serve` builds it).
@@ -8,8 +8,8 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../../src/api/app.ts';
-import { problemSchema } from '../../../src/api/problem.ts';
-import { requestIdOf, requestLogFields } from '../../../src/api/request-id.ts';
+import { problemSchema } from '../../../src/api/http/problem.ts';
+import { requestIdOf, requestLogFields } from '../../../src/api/http/request-id.ts';
 import { loadConfig } from '../../../src/config.ts';
 import type { Engine } from '../../../src/engine/index.ts';
 import type { GeocoderChain } from '../../../src/geo/geocoder.ts';

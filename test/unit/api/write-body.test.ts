@@ -1,10 +1,10 @@
 /**
- * A write's body read from its bytes (src/api/write-body.ts): the offset of the first invalid
+ * A write's body read from its bytes (src/api/writes/write-body.ts): the offset of the first invalid
  * UTF-8 byte agrees with what a strict decoder refuses, for every kind of ill-formed sequence.
  */
 import { describe, expect, it } from 'vitest';
-import { ApiProblem } from '../../../src/api/problem.ts';
-import { firstInvalidUtf8, parseWriteBody } from '../../../src/api/write-body.ts';
+import { ApiProblem } from '../../../src/api/http/problem.ts';
+import { firstInvalidUtf8, parseWriteBody } from '../../../src/api/writes/write-body.ts';
 
 const strict = new TextDecoder('utf-8', { fatal: true });
 const wellFormed = (bytes: Uint8Array) => {

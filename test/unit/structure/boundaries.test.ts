@@ -35,7 +35,9 @@ describe('imports run one way: hsds <- geo <- index-mapping <- engine <- {ingest
   it.each([
     ['src/api/probe.ts', '../ingest/write.ts'],
     ['src/api/routes/probe.ts', '../../ingest/write.ts'],
+    ['src/api/writes/probe.ts', '../../ingest/write/write.ts'],
     ['src/ingest/probe.ts', '../api/auth.ts'],
+    ['src/ingest/publish/probe.ts', '../../api/http/auth.ts'],
     ['src/ingest/import/probe.ts', '../../cli/runtime.ts'],
     ['src/engine/probe.ts', '../ingest/import-source.ts'],
     ['src/index-mapping/probe.ts', '../engine/records.ts'],
@@ -43,6 +45,7 @@ describe('imports run one way: hsds <- geo <- index-mapping <- engine <- {ingest
     ['src/hsds/probe.ts', '../geo/postcode.ts'],
     ['src/synthetic/probe.ts', '../ingest/flatten.ts'],
     ['src/cli/probe.ts', '../api/app.ts'],
+    ['src/cli/probe.ts', '../api/writes/record-writes.ts'],
     ['src/cli/probe.ts', '../ingest/write.ts'],
     ['src/api/probe.ts', '../search-report/search-recorder.ts'],
     ['src/search-report/probe.ts', '../api/types.ts'],
