@@ -25,11 +25,11 @@ export type AppDeps = {
   logger: Logger;
   /** Reindex jobs behind POST /admin/reindex (the admin routes exist only with a token of the admin scope). */
   jobs?: ReindexJobs;
-  /** The write API's writes (src/ingest/write.ts); without them every write is a 503. */
+  /** The write API's writes (src/ingest/write/write.ts); without them every write is a 503. */
   writes?: RecordWrites;
   /** POST /validate's validation (src/ingest/validate); without it the route answers 503. */
   validation?: FeedValidation;
-  /** Each source's quality (src/ingest/source-quality.ts), for GET /admin/sources. */
+  /** Each source's quality (src/ingest/maintenance/source-quality.ts), for GET /admin/sources. */
   sources?: () => Promise<SourceQualityAnswer[]>;
   /** Duplicates across sources (src/duplicates), for /admin/duplicates and merged ids' redirects. */
   duplicates?: Duplicates;

@@ -1,5 +1,5 @@
 /**
- * GET /admin/sources: each source's quality and freshness (src/ingest/source-quality.ts, given as
+ * GET /admin/sources: each source's quality and freshness (src/ingest/maintenance/source-quality.ts, given as
  * AppDeps.sources): its last import, records by type, services' ages and the share of services
  * with a phone, an e-mail, opening times, a located address and a service area. JSON, or a page
  * for a browser (Accept: text/html). Registered with the admin routes (admin scope).

@@ -24,7 +24,7 @@ export const problemSchema = z
           in: z.enum(['query', 'path', 'body', 'header']).optional(),
           reason: z.string(),
           // A write's body is checked as an import checks a feed: its errors carry the import
-          // report's fields (src/ingest/flatten.ts Issue).
+          // report's fields (src/ingest/records/flatten.ts Issue).
           severity: z.enum(['error', 'warning', 'info']).optional(),
           kind: z.string().optional().openapi({ description: "The import report's kind of issue." }),
           record_type: z.string().optional(),

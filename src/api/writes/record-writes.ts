@@ -1,6 +1,6 @@
 /**
  * Record writes as the API sees them: an interface the app is given (src/api never imports
- * src/ingest; the implementation, src/ingest/write.ts `createRecordWrites`, is wired in by the
+ * src/ingest; the implementation, src/ingest/write/write.ts `createRecordWrites`, is wired in by the
  * server command and the tests).
  */
 export type WritableType = 'service' | 'organization' | 'service_at_location' | 'taxonomy' | 'taxonomy_term';

@@ -1,6 +1,6 @@
 /**
  * What a write's outcome answers when it was not made (write.routes.ts): each refusal of
- * src/ingest/write.ts (given as RecordWrites, record-writes.ts) as the problem+json it is, with its
+ * src/ingest/write/write.ts (given as RecordWrites, record-writes.ts) as the problem+json it is, with its
  * status. A written or deleted record is answered by the route itself.
  */
 import { ApiProblem, type ParameterError } from '../http/problem.ts';

@@ -1,6 +1,6 @@
 /**
  * `If-Match` and `If-None-Match: *` on a write (write.routes.ts): the check they ask for,
- * run by src/ingest/write.ts under the write lock, against the record read from the engine (never
+ * run by src/ingest/write/write.ts under the write lock, against the record read from the engine (never
  * the record cache: see the route's header).
  */
 import { entityTag, tagListed } from '../records/http-cache.ts';

@@ -4,7 +4,7 @@
  * of the `write` scope (auth.ts). A PUT body is the record as `GET /{resource}/{id}` serves it; it
  * is checked as an import checks a feed (same schemas, same leniency, the import report's issues
  * in the 400's `errors[]`), stored by the import's rules and published incrementally
- * (src/ingest/write.ts, given as AppDeps.writes), so every read endpoint serves it when the answer comes. The answer is the
+ * (src/ingest/write/write.ts, given as AppDeps.writes), so every read endpoint serves it when the answer comes. The answer is the
  * record as now served, with its ETag. `If-Match` (the ETag of the plain `GET /{resource}/{id}`)
  * makes a write conditional: 412 when the record changed meanwhile; `If-None-Match: *` creates
  * only. Writes are rate limited per token (WRITE_RATE_LIMIT a minute, all write routes together).

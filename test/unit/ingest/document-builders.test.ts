@@ -15,7 +15,7 @@ import {
 } from '../../../src/index-mapping/service-at-location.document.ts';
 import { listItemText, STORED_LIST_ITEMS } from '../../../src/index-mapping/sources.query.ts';
 import { toTaxonomyDocument, toTaxonomyTermDocument } from '../../../src/index-mapping/taxonomy.document.ts';
-import { geometryFromExtent } from '../../../src/ingest/read-indices.writer.ts';
+import { geometryFromExtent } from '../../../src/ingest/publish/read-indices.writer.ts';
 import {
   officialOrganization,
   officialService,

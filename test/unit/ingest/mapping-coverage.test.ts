@@ -11,9 +11,9 @@ import {
   toServiceAtLocationDocument,
 } from '../../../src/index-mapping/service-at-location.document.ts';
 import { toTaxonomyDocument, toTaxonomyTermDocument } from '../../../src/index-mapping/taxonomy.document.ts';
-import { flattenNested } from '../../../src/ingest/flatten.ts';
-import { parentIdsOf } from '../../../src/ingest/nesting.ts';
-import { geometryFromExtent } from '../../../src/ingest/read-indices.writer.ts';
+import { geometryFromExtent } from '../../../src/ingest/publish/read-indices.writer.ts';
+import { flattenNested } from '../../../src/ingest/records/flatten.ts';
+import { parentIdsOf } from '../../../src/ingest/records/nesting.ts';
 import { generateDataset } from '../../../src/synthetic/generate.ts';
 import {
   officialOrganization,

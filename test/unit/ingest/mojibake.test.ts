@@ -1,9 +1,9 @@
 /**
- * Mojibake repair (src/ingest/mojibake.ts): the shapes real exports hold, repaired; ordinary text,
+ * Mojibake repair (src/ingest/repairs/mojibake.ts): the shapes real exports hold, repaired; ordinary text,
  * accented or not, left as it is.
  */
 import { describe, expect, it } from 'vitest';
-import { repairMojibake } from '../../../src/ingest/mojibake.ts';
+import { repairMojibake } from '../../../src/ingest/repairs/mojibake.ts';
 
 describe('repairMojibake', () => {
   it.each([

@@ -4,9 +4,9 @@
  * report says.
  */
 import { describe, expect, it } from 'vitest';
-import { flattenNested, flattenRow } from '../../../src/ingest/flatten.ts';
-import { applyLeniency } from '../../../src/ingest/leniency.ts';
-import { nestedKeysOf } from '../../../src/ingest/nesting.ts';
+import { flattenNested, flattenRow } from '../../../src/ingest/records/flatten.ts';
+import { nestedKeysOf } from '../../../src/ingest/records/nesting.ts';
+import { applyLeniency } from '../../../src/ingest/repairs/leniency.ts';
 import { validateLocation } from '../../../src/ingest/validate/validate-source.ts';
 
 const realWorld = 'test/fixtures/real-world';

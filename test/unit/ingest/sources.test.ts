@@ -9,7 +9,7 @@ import {
   hashRecord,
   RecentHashes,
   RecentWindow,
-} from '../../../src/ingest/seen-records.ts';
+} from '../../../src/ingest/records/seen-records.ts';
 import {
   guessType,
   readJsonSource,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { flattenItems } from '../../../../src/ingest/import/validate.ts';
 import { migrateId } from '../../../../src/ingest/migrate/legacy-ids.ts';
-import { recordContent } from '../../../../src/ingest/record-content.ts';
-import { firstOfIdLists, RowIdentities, splitIdLists } from '../../../../src/ingest/sources/row-identity.ts';
+import { recordContent } from '../../../../src/ingest/repairs/record-content.ts';
+import { firstOfIdLists, RowIdentities, splitIdLists } from '../../../../src/ingest/repairs/row-identity.ts';
 import type { SourceItem } from '../../../../src/ingest/sources/source.ts';
 import { readTabularSource } from '../../../../src/ingest/sources/tabular.source.ts';
 import { validateItems } from '../../../../src/ingest/validate/validate-items.ts';

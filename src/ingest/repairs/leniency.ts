@@ -46,7 +46,7 @@
  * allocated unless something is repaired.
  */
 import { z } from '@hono/zod-openapi';
-import { parsePostalCode } from '../geo/postal-code.ts';
+import { parsePostalCode } from '../../geo/postal-code.ts';
 import {
   LINK_SCHEMES,
   LINK_SCHEMES_TEXT,
@@ -55,9 +55,9 @@ import {
   recordTypes,
   scheduleEntrySchema,
   tabularTypedFields,
-} from '../hsds/index.ts';
-import { ALTERNATE_NAMES_FIELD, cleanAlternateNames } from '../index-mapping/taxonomy-vocabulary.ts';
-import { normaliseTime } from '../schedules/schedule-text.ts';
+} from '../../hsds/index.ts';
+import { ALTERNATE_NAMES_FIELD, cleanAlternateNames } from '../../index-mapping/taxonomy-vocabulary.ts';
+import { normaliseTime } from '../../schedules/schedule-text.ts';
 import { repairMojibake } from './mojibake.ts';
 import { repairScheduleTimes } from './schedule-repair.ts';
 

@@ -16,11 +16,11 @@ import {
   listImportRuns,
   type UnfinishedImport,
   unfinishedImports,
-} from '../engine/control.ts';
-import { hideMergedRecords } from '../engine/duplicates.ts';
-import type { Engine } from '../engine/engine.ts';
-import { EngineNotFoundError } from '../engine/errors.ts';
-import type { ReadIndexBuild } from '../engine/indices.ts';
+} from '../../engine/control.ts';
+import { hideMergedRecords } from '../../engine/duplicates.ts';
+import type { Engine } from '../../engine/engine.ts';
+import { EngineNotFoundError } from '../../engine/errors.ts';
+import type { ReadIndexBuild } from '../../engine/indices.ts';
 import {
   countTypesInSnapshot,
   findDocuments,
@@ -29,17 +29,17 @@ import {
   type Snapshot,
   scanDocumentsHolding,
   scanKeysHolding,
-} from '../engine/records.ts';
-import { ensureTombstonesIndex } from '../engine/tombstones.ts';
+} from '../../engine/records.ts';
+import { ensureTombstonesIndex } from '../../engine/tombstones.ts';
 import type {
   OrganizationNested,
   ServiceAreaFull,
   ServiceFull,
   TaxonomyFull,
   TaxonomyTermFull,
-} from '../hsds/index.ts';
-import type { RecordStoreDocument } from '../index-mapping/record-store.document.ts';
-import type { AreaGeometry } from '../index-mapping/service-at-location.document.ts';
+} from '../../hsds/index.ts';
+import type { RecordStoreDocument } from '../../index-mapping/record-store.document.ts';
+import type { AreaGeometry } from '../../index-mapping/service-at-location.document.ts';
 import { nestRecord } from './assemble.ts';
 import type { IdMembership } from './packed-id-set.ts';
 import { replayChanges } from './publish.ts';

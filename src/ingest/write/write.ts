@@ -27,7 +27,7 @@
  * written nothing.
  */
 import { randomUUID } from 'node:crypto';
-import { type AuditMetadata, appendAudit, type FieldChange } from '../engine/audit.ts';
+import { type AuditMetadata, appendAudit, type FieldChange } from '../../engine/audit.ts';
 import {
   type AuditIntent,
   clearAuditIntent,
@@ -36,18 +36,18 @@ import {
   listAuditIntents,
   recordAuditIntent,
   waitForLease,
-} from '../engine/control.ts';
-import type { Engine } from '../engine/engine.ts';
-import { ensureRecordsIndex, findDocuments, getRecords, refreshRecords } from '../engine/records.ts';
-import type { RecordType } from '../hsds/index.ts';
-import { caseVariants, parseRecordKey, storedId } from '../index-mapping/ids.ts';
-import { type RecordStoreDocument, unpackDocument } from '../index-mapping/record-store.document.ts';
-import { deletionClosure, nestingOnlyUnder } from './deletion.ts';
-import { type FlatRecord, flattenNested, type Issue } from './flatten.ts';
-import { sameContent } from './import/last-modified.ts';
-import { isOtherSchemeDrop } from './leniency.ts';
-import { childLinks, recordKey } from './nesting.ts';
-import { publishOrReindex, removeAndPublish } from './pipeline.ts';
+} from '../../engine/control.ts';
+import type { Engine } from '../../engine/engine.ts';
+import { ensureRecordsIndex, findDocuments, getRecords, refreshRecords } from '../../engine/records.ts';
+import type { RecordType } from '../../hsds/index.ts';
+import { caseVariants, parseRecordKey, storedId } from '../../index-mapping/ids.ts';
+import { type RecordStoreDocument, unpackDocument } from '../../index-mapping/record-store.document.ts';
+import { sameContent } from '../import/last-modified.ts';
+import { publishOrReindex, removeAndPublish } from '../publish/pipeline.ts';
+import { deletionClosure, nestingOnlyUnder } from '../records/deletion.ts';
+import { type FlatRecord, flattenNested, type Issue } from '../records/flatten.ts';
+import { childLinks, recordKey } from '../records/nesting.ts';
+import { isOtherSchemeDrop } from '../repairs/leniency.ts';
 import { StoreRefusedError, storeWrittenBody } from './write-store.ts';
 
 export type { AuditMetadata };

@@ -3,9 +3,16 @@
  * the API serves), following the same nesting table import flattened with. Children are ordered
  * by id, so the same records always give the same document.
  */
-import type { RecordType } from '../hsds/index.ts';
-import type { RecordStoreDocument } from '../index-mapping/record-store.document.ts';
-import { asRecordType, childLinks, hasAttributes, hasMetadata, recordKey, references } from './nesting.ts';
+import type { RecordType } from '../../hsds/index.ts';
+import type { RecordStoreDocument } from '../../index-mapping/record-store.document.ts';
+import {
+  asRecordType,
+  childLinks,
+  hasAttributes,
+  hasMetadata,
+  recordKey,
+  references,
+} from '../records/nesting.ts';
 
 /** The records of a batch: by key, and by the ids they nest under. */
 export class RecordGraph {

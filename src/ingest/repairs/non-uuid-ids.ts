@@ -13,10 +13,10 @@
  * the legacy migration writes (field `id`, previous value the original), served with the record.
  * Pure, no I/O.
  */
-import type { RecordType } from '../hsds/index.ts';
+import type { RecordType } from '../../hsds/index.ts';
+import { isUuid, migrateId, originalIdMetadata, publishedId } from '../migrate/legacy-ids.ts';
+import { asRecordType } from '../records/nesting.ts';
 import type { Repair } from './leniency.ts';
-import { isUuid, migrateId, originalIdMetadata, publishedId } from './migrate/legacy-ids.ts';
-import { asRecordType } from './nesting.ts';
 
 /** The type of record an id field names; `undefined` for `link_id` / `resource_id` of no known type. */
 function typeNamedBy(

@@ -14,7 +14,7 @@
  * as published, for the field's own leniency and validation. Pure; a schedule that needs none of
  * it pays a few type and character tests and allocates nothing.
  */
-import { isAllDay, readClockTime, readDays, readOpeningText } from '../schedules/schedule-text.ts';
+import { isAllDay, readClockTime, readDays, readOpeningText } from '../../schedules/schedule-text.ts';
 import type { NoteRepair } from './leniency.ts';
 
 type Fields = Record<string, unknown>;

@@ -20,38 +20,33 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { BulkWriterOptions } from '../engine/bulk.ts';
-import { type ImportRunHandle, startImportRun } from '../engine/control.ts';
-import type { Engine } from '../engine/engine.ts';
+import type { BulkWriterOptions } from '../../engine/bulk.ts';
+import { type ImportRunHandle, startImportRun } from '../../engine/control.ts';
+import type { Engine } from '../../engine/engine.ts';
 import {
   countRecords,
   ensureRecordsIndex,
   flushRecords,
   getRecords,
   refreshRecords,
-} from '../engine/records.ts';
-import { ChangeSet } from './changes.ts';
-import type { RecordRef } from './deletion.ts';
-import type { FlatRecord, Flattened, FlattenOptions, Issue } from './flatten.ts';
-import {
-  applyDeletions,
-  reportRefused,
-  storePlaceholderOrganizations,
-  syncSource,
-} from './import/end-steps.ts';
-import { stampLastModified } from './import/last-modified.ts';
-import { checkLinks, LinkSpool } from './import/links.ts';
-import { type Hashed, hashed, Repeats, repeatIssue } from './import/repeats.ts';
-import { StoreWriter } from './import/store-writer.ts';
-import { flattenItems, reportItemIssues } from './import/validate.ts';
+} from '../../engine/records.ts';
+import { ChangeSet } from '../records/changes.ts';
+import type { RecordRef } from '../records/deletion.ts';
+import type { FlatRecord, Flattened, FlattenOptions, Issue } from '../records/flatten.ts';
+import { recordKey } from '../records/nesting.ts';
+import { idFieldsOf } from '../repairs/leniency.ts';
+import { copyNestedId, copyRepair, splitsFrom } from '../repairs/nested-identity.ts';
+import { readJsonSource } from '../sources/json.source.ts';
+import { type HarvestOptions, offersChangeFeed, readRemoteSource } from '../sources/remote.source.ts';
+import type { SourceItem } from '../sources/source.ts';
+import { findDataPackage, readTabularSource } from '../sources/tabular.source.ts';
+import { applyDeletions, reportRefused, storePlaceholderOrganizations, syncSource } from './end-steps.ts';
 import { type ImportSummary, IssueLog, type SourceKind } from './import-report.ts';
-import { idFieldsOf } from './leniency.ts';
-import { copyNestedId, copyRepair, splitsFrom } from './nested-identity.ts';
-import { recordKey } from './nesting.ts';
-import { readJsonSource } from './sources/json.source.ts';
-import { type HarvestOptions, offersChangeFeed, readRemoteSource } from './sources/remote.source.ts';
-import type { SourceItem } from './sources/source.ts';
-import { findDataPackage, readTabularSource } from './sources/tabular.source.ts';
+import { stampLastModified } from './last-modified.ts';
+import { checkLinks, LinkSpool } from './links.ts';
+import { type Hashed, hashed, Repeats, repeatIssue } from './repeats.ts';
+import { StoreWriter } from './store-writer.ts';
+import { flattenItems, reportItemIssues } from './validate.ts';
 
 export type ImportProgress = {
   phase: 'reading' | 'checking-links' | 'done';

@@ -9,10 +9,10 @@
  *   rows (sources/row-identity.ts); this one works on flat records of nested items.
  */
 
-import type { RecordType } from '../hsds/index.ts';
+import type { RecordType } from '../../hsds/index.ts';
+import { uuidV5 } from '../migrate/legacy-ids.ts';
+import { linkFieldsOf } from '../records/nesting.ts';
 import type { Repair } from './leniency.ts';
-import { uuidV5 } from './migrate/legacy-ids.ts';
-import { linkFieldsOf } from './nesting.ts';
 import { recordContent } from './record-content.ts';
 
 type Fields = Record<string, unknown>;

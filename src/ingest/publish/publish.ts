@@ -19,8 +19,8 @@
  * time (the `publish` lease); publishing never waits for a reindex.
  */
 
-import type { BulkWriter } from '../engine/bulk.ts';
-import { createBulkWriter } from '../engine/bulk.ts';
+import type { BulkWriter } from '../../engine/bulk.ts';
+import { createBulkWriter } from '../../engine/bulk.ts';
 import {
   abandonedChanges,
   type ChangeEntry,
@@ -32,37 +32,47 @@ import {
   readBuilds,
   recordBuild,
   waitForLease,
-} from '../engine/control.ts';
+} from '../../engine/control.ts';
 import {
   type DuplicateMarkDocument,
   dropMarks,
   hideMergedRecords,
   marksKeepingDeleted,
   withoutHidden,
-} from '../engine/duplicates.ts';
-import type { Engine } from '../engine/engine.ts';
-import { countEachIndex, readAliasTargets, versionPattern } from '../engine/indices.ts';
-import { findDocuments, getRecords, openSnapshot, refreshRecords, type Snapshot } from '../engine/records.ts';
-import { findServedDocuments, readMappedFields, refreshIndices } from '../engine/served.ts';
+} from '../../engine/duplicates.ts';
+import type { Engine } from '../../engine/engine.ts';
+import { countEachIndex, readAliasTargets, versionPattern } from '../../engine/indices.ts';
+import {
+  findDocuments,
+  getRecords,
+  openSnapshot,
+  refreshRecords,
+  type Snapshot,
+} from '../../engine/records.ts';
+import { findServedDocuments, readMappedFields, refreshIndices } from '../../engine/served.ts';
 import {
   announceServedAgain,
   DEFAULT_TOMBSTONE_RETENTION_DAYS,
   ensureTombstonesIndex,
   pruneTombstones,
   updateTombstones,
-} from '../engine/tombstones.ts';
-import { countWebhooks, recordWebhookEvents } from '../engine/webhooks.ts';
-import type { OrganizationNested, ServiceFull, TaxonomyFull, TaxonomyTermFull } from '../hsds/index.ts';
-import { F } from '../index-mapping/fields.ts';
-import { parseRecordKey } from '../index-mapping/ids.ts';
-import { toOrganizationDocument } from '../index-mapping/organization.document.ts';
-import { READ_INDICES, type ReadIndex } from '../index-mapping/read-indices.mapping.ts';
-import type { RecordStoreDocument } from '../index-mapping/record-store.document.ts';
-import { toServiceDocument } from '../index-mapping/service.document.ts';
-import type { AreaGeometry } from '../index-mapping/service-at-location.document.ts';
-import { toTaxonomyDocument, toTaxonomyTermDocument } from '../index-mapping/taxonomy.document.ts';
-import { isServedType } from '../index-mapping/tombstone.document.ts';
-import { ATTRIBUTE_FIELDS, changeAttributes, type RecordChange } from '../index-mapping/webhook.document.ts';
+} from '../../engine/tombstones.ts';
+import { countWebhooks, recordWebhookEvents } from '../../engine/webhooks.ts';
+import type { OrganizationNested, ServiceFull, TaxonomyFull, TaxonomyTermFull } from '../../hsds/index.ts';
+import { F } from '../../index-mapping/fields.ts';
+import { parseRecordKey } from '../../index-mapping/ids.ts';
+import { toOrganizationDocument } from '../../index-mapping/organization.document.ts';
+import { READ_INDICES, type ReadIndex } from '../../index-mapping/read-indices.mapping.ts';
+import type { RecordStoreDocument } from '../../index-mapping/record-store.document.ts';
+import { toServiceDocument } from '../../index-mapping/service.document.ts';
+import type { AreaGeometry } from '../../index-mapping/service-at-location.document.ts';
+import { toTaxonomyDocument, toTaxonomyTermDocument } from '../../index-mapping/taxonomy.document.ts';
+import { isServedType } from '../../index-mapping/tombstone.document.ts';
+import {
+  ATTRIBUTE_FIELDS,
+  changeAttributes,
+  type RecordChange,
+} from '../../index-mapping/webhook.document.ts';
 import { nestRecord } from './assemble.ts';
 import { OrganizationSummaries, serviceAtLocationDocuments } from './read-indices.writer.ts';
 import { expand, Overrides, SharedRecords } from './store-graph.ts';

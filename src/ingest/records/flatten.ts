@@ -21,9 +21,10 @@
  * - a location with coordinates out of range is kept and reported; it gets no map point.
  */
 import { z } from '@hono/zod-openapi';
-import { parseExtent } from '../geo/extent.ts';
-import { type RecordType, recordSchemas, tabularRecordSchemas } from '../hsds/index.ts';
-import type { AreaGeometry } from '../index-mapping/service-at-location.document.ts';
+import { parseExtent } from '../../geo/extent.ts';
+import { type RecordType, recordSchemas, tabularRecordSchemas } from '../../hsds/index.ts';
+import type { AreaGeometry } from '../../index-mapping/service-at-location.document.ts';
+import { MIGRATION_AUTHOR, publishedId } from '../migrate/legacy-ids.ts';
 import {
   applyLeniency,
   asRecordList,
@@ -34,9 +35,15 @@ import {
   lowerCaseIds,
   type Repair,
   wrappedValueOf,
-} from './leniency.ts';
-import { MIGRATION_AUTHOR, publishedId } from './migrate/legacy-ids.ts';
-import { mintedNestedId, mintedRepair } from './nested-identity.ts';
+} from '../repairs/leniency.ts';
+import { mintedNestedId, mintedRepair } from '../repairs/nested-identity.ts';
+import {
+  dayOf,
+  MAPPING_AUTHOR,
+  type MappedId,
+  mapNonUuidIds,
+  mappedIdMetadata,
+} from '../repairs/non-uuid-ids.ts';
 import {
   childLinks,
   hasAttributes,
@@ -46,7 +53,6 @@ import {
   recordKey,
   references,
 } from './nesting.ts';
-import { dayOf, MAPPING_AUTHOR, type MappedId, mapNonUuidIds, mappedIdMetadata } from './non-uuid-ids.ts';
 
 export type IssueKind =
   | 'invalid'

@@ -9,8 +9,8 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { ImportRunCounts } from '../engine/control.ts';
-import type { Issue, Severity } from './flatten.ts';
+import type { ImportRunCounts } from '../../engine/control.ts';
+import type { Issue, Severity } from '../records/flatten.ts';
 
 export type SourceKind = 'json' | 'tabular' | 'remote' | 'api';
 

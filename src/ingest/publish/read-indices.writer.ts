@@ -12,9 +12,9 @@ import {
   type BulkWriter,
   type BulkWriterOptions,
   createBulkWriter,
-} from '../engine/bulk.ts';
-import { recordBuild } from '../engine/control.ts';
-import type { Engine } from '../engine/engine.ts';
+} from '../../engine/bulk.ts';
+import { recordBuild } from '../../engine/control.ts';
+import type { Engine } from '../../engine/engine.ts';
 import {
   beginBuild,
   countBuild,
@@ -23,9 +23,9 @@ import {
   type ReadIndexBuild,
   removeOldVersions,
   swapAliases,
-} from '../engine/indices.ts';
-import { applyTaxonomyVocabulary } from '../engine/vocabulary.ts';
-import { parseExtent } from '../geo/extent.ts';
+} from '../../engine/indices.ts';
+import { applyTaxonomyVocabulary } from '../../engine/vocabulary.ts';
+import { parseExtent } from '../../geo/extent.ts';
 import type {
   OrganizationFull,
   OrganizationNested,
@@ -33,21 +33,21 @@ import type {
   ServiceFull,
   TaxonomyFull,
   TaxonomyTermFull,
-} from '../hsds/index.ts';
-import type { ServiceAtLocationDocument, ServiceDocument } from '../index-mapping/documents.ts';
+} from '../../hsds/index.ts';
+import type { ServiceAtLocationDocument, ServiceDocument } from '../../index-mapping/documents.ts';
 import {
   type OrganizationServiceSummary,
   toOrganizationDocument,
-} from '../index-mapping/organization.document.ts';
-import type { ReadIndex } from '../index-mapping/read-indices.mapping.ts';
-import { toServiceDocument } from '../index-mapping/service.document.ts';
+} from '../../index-mapping/organization.document.ts';
+import type { ReadIndex } from '../../index-mapping/read-indices.mapping.ts';
+import { toServiceDocument } from '../../index-mapping/service.document.ts';
 import {
   type AreaGeometry,
   coverageOf,
   toServiceAtLocationDocument,
   toServiceOfServiceAtLocation,
-} from '../index-mapping/service-at-location.document.ts';
-import { toTaxonomyDocument, toTaxonomyTermDocument } from '../index-mapping/taxonomy.document.ts';
+} from '../../index-mapping/service-at-location.document.ts';
+import { toTaxonomyDocument, toTaxonomyTermDocument } from '../../index-mapping/taxonomy.document.ts';
 import { type IdMembership, PackedIdSet } from './packed-id-set.ts';
 
 export type Source<T> = Iterable<T> | AsyncIterable<T>;

@@ -21,10 +21,10 @@
  * the import reports it as a duplicate). A row whose id is new costs one hash of its cells.
  */
 
-import type { Repair } from '../leniency.ts';
 import { uuidV5 } from '../migrate/legacy-ids.ts';
-import { recordContent } from '../record-content.ts';
-import { hashRecord, RecentHashes } from '../seen-records.ts';
+import { hashRecord, RecentHashes } from '../records/seen-records.ts';
+import type { Repair } from './leniency.ts';
+import { recordContent } from './record-content.ts';
 
 type Row = Record<string, unknown>;
 

@@ -8,10 +8,14 @@
  * entries are marked done. `all` means everything is new (the store was empty: a full reindex
  * publishes it), or more changed than is worth tracking one by one; nothing is logged then.
  */
-import { type ChangeHandle, logChange } from '../engine/control.ts';
-import type { Engine } from '../engine/engine.ts';
-import { heldHashes, storedHashes } from '../engine/records.ts';
-import { keyOfHashEntry, parseHashes, type StoreDocument } from '../index-mapping/record-store.document.ts';
+import { type ChangeHandle, logChange } from '../../engine/control.ts';
+import type { Engine } from '../../engine/engine.ts';
+import { heldHashes, storedHashes } from '../../engine/records.ts';
+import {
+  keyOfHashEntry,
+  parseHashes,
+  type StoreDocument,
+} from '../../index-mapping/record-store.document.ts';
 
 export class ChangeSet {
   readonly keys = new Set<string>();

@@ -10,11 +10,11 @@
  * name them: each is an organization the feed never described, which people are not shown.
  */
 
-import { type ImportRun, listImportRuns } from '../engine/control.ts';
-import type { Engine } from '../engine/engine.ts';
-import { readAllRecords } from '../engine/records.ts';
-import { isPlaceholderOrganization } from '../hsds/index.ts';
-import type { RecordStoreDocument } from '../index-mapping/record-store.document.ts';
+import { type ImportRun, listImportRuns } from '../../engine/control.ts';
+import type { Engine } from '../../engine/engine.ts';
+import { readAllRecords } from '../../engine/records.ts';
+import { isPlaceholderOrganization } from '../../hsds/index.ts';
+import type { RecordStoreDocument } from '../../index-mapping/record-store.document.ts';
 
 export type AgeBuckets = {
   within_30_days: number;

@@ -13,14 +13,14 @@ import {
   type Engine,
   loadPostcodes,
   type PostcodeEntry,
-} from '../engine/index.ts';
+} from '../../engine/index.ts';
 import {
   createOutcodeCentroidAccumulator,
   createPostcodeImportCounts,
   type PostcodeImportCounts,
   type PostcodeRow,
   parsePostcodeRows,
-} from '../geo/postcode-csv.ts';
+} from '../../geo/postcode-csv.ts';
 
 export type PostcodeImportOptions = {
   includeTerminated?: boolean;

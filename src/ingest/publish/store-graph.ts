@@ -4,15 +4,15 @@
  * reindex (reindex.ts) and incremental publishing (publish.ts), so both build documents from the
  * same records, resolved by the same rule: a single document wins over a bundled copy of a record.
  */
-import type { Engine } from '../engine/engine.ts';
-import { findDocuments, overriddenKeys, type Snapshot, scanOverrideKeys } from '../engine/records.ts';
+import type { Engine } from '../../engine/engine.ts';
+import { findDocuments, overriddenKeys, type Snapshot, scanOverrideKeys } from '../../engine/records.ts';
 import {
   type RecordStoreDocument,
   type StoreDocument,
   unpackDocument,
-} from '../index-mapping/record-store.document.ts';
+} from '../../index-mapping/record-store.document.ts';
+import { BloomFilter } from '../records/seen-records.ts';
 import { RecordGraph, referenceKeysOf } from './assemble.ts';
-import { BloomFilter } from './seen-records.ts';
 
 /**
  * Records that many batches refer to and that never nest anything big (taxonomies, terms and the

@@ -17,7 +17,7 @@ import {
   PLACEHOLDER_ORGANIZATION_DESCRIPTION,
   PLACEHOLDER_ORGANIZATION_NAME,
   recordSchemas,
-} from '../hsds/index.ts';
+} from '../../hsds/index.ts';
 
 export { PLACEHOLDER_ORGANIZATION_NAME };
 

@@ -18,20 +18,26 @@
  * the 79 engine requests a PUT made (a run started and finished, a count, a flush, a link check,
  * the bundle's override check), about 50 ms of 260.
  */
-import { type BulkFailure, createBulkWriter } from '../engine/bulk.ts';
-import type { Engine } from '../engine/engine.ts';
-import { existingIds, existingKeys, recordsIndex, refreshRecords, removeRecords } from '../engine/records.ts';
+import { type BulkFailure, createBulkWriter } from '../../engine/bulk.ts';
+import type { Engine } from '../../engine/engine.ts';
+import {
+  existingIds,
+  existingKeys,
+  recordsIndex,
+  refreshRecords,
+  removeRecords,
+} from '../../engine/records.ts';
 import {
   type RecordStoreDocument,
   toRecordStoreDocument,
   toSingleDocument,
-} from '../index-mapping/record-store.document.ts';
-import { ChangeSet } from './changes.ts';
-import type { FlatRecord, Issue } from './flatten.ts';
-import { placeholderDocument } from './import/end-steps.ts';
-import { stampFrom } from './import/last-modified.ts';
-import { mergeRepeated, repeatIssue } from './import/repeats.ts';
-import { parentIdsOf, recordKey } from './nesting.ts';
+} from '../../index-mapping/record-store.document.ts';
+import { placeholderDocument } from '../import/end-steps.ts';
+import { stampFrom } from '../import/last-modified.ts';
+import { mergeRepeated, repeatIssue } from '../import/repeats.ts';
+import { ChangeSet } from '../records/changes.ts';
+import type { FlatRecord, Issue } from '../records/flatten.ts';
+import { parentIdsOf, recordKey } from '../records/nesting.ts';
 
 /** The engine refused a record of the body: nothing of it is served. */
 export class StoreRefusedError extends Error {

@@ -9,8 +9,8 @@
  *   (`service.organization_id` → `service.organization`).
  * `attributes` and `metadata` hang off every record by `link_id` / `resource_id`.
  */
-import { isRecordType, type RecordType } from '../hsds/index.ts';
-import { recordKey } from '../index-mapping/ids.ts';
+import { isRecordType, type RecordType } from '../../hsds/index.ts';
+import { recordKey } from '../../index-mapping/ids.ts';
 
 export type ChildLink = { key: string; type: RecordType; field: string };
 export type Reference = { key: string; type: RecordType; field: string };

@@ -17,13 +17,13 @@
  * for references the store does not index (service_at_locations at a location, a taxonomy's terms,
  * the records that carry a term).
  */
-import type { Engine } from '../engine/engine.ts';
-import { findDocuments, getRecords } from '../engine/records.ts';
-import { lookupServed } from '../engine/served.ts';
-import type { RecordType } from '../hsds/index.ts';
-import { F } from '../index-mapping/fields.ts';
-import { caseVariants } from '../index-mapping/ids.ts';
-import { type RecordStoreDocument, unpackDocument } from '../index-mapping/record-store.document.ts';
+import type { Engine } from '../../engine/engine.ts';
+import { findDocuments, getRecords } from '../../engine/records.ts';
+import { lookupServed } from '../../engine/served.ts';
+import type { RecordType } from '../../hsds/index.ts';
+import { F } from '../../index-mapping/fields.ts';
+import { caseVariants } from '../../index-mapping/ids.ts';
+import { type RecordStoreDocument, unpackDocument } from '../../index-mapping/record-store.document.ts';
 import { hasAttributes, hasMetadata, type ParentLink, parentLinksOf, recordKey } from './nesting.ts';
 
 export type RecordRef = { type: string; id: string };

@@ -16,8 +16,8 @@
  * that holds the record and everything nested under it, which would be lost.)
  */
 
-import { createBulkWriter } from '../engine/bulk.ts';
-import type { Engine } from '../engine/engine.ts';
+import { createBulkWriter } from '../../engine/bulk.ts';
+import type { Engine } from '../../engine/engine.ts';
 import {
   flushRecords,
   getRecords,
@@ -25,20 +25,20 @@ import {
   refreshRecords,
   removeRecords,
   scanStore,
-} from '../engine/records.ts';
-import type { RecordType } from '../hsds/index.ts';
-import { parseRecordKey, storedId } from '../index-mapping/ids.ts';
+} from '../../engine/records.ts';
+import type { RecordType } from '../../hsds/index.ts';
+import { parseRecordKey, storedId } from '../../index-mapping/ids.ts';
 import {
   type RecordStoreDocument,
   toRecordStoreDocument,
   toSingleDocument,
   unpackDocument,
-} from '../index-mapping/record-store.document.ts';
-import { allDocumentsQuery } from '../index-mapping/record-store.query.ts';
-import { ChangeSet } from './changes.ts';
-import { lowerCaseIds } from './leniency.ts';
-import { parentIdsOf, recordKey } from './nesting.ts';
-import { publishOrReindex } from './pipeline.ts';
+} from '../../index-mapping/record-store.document.ts';
+import { allDocumentsQuery } from '../../index-mapping/record-store.query.ts';
+import { publishOrReindex } from '../publish/pipeline.ts';
+import { ChangeSet } from '../records/changes.ts';
+import { parentIdsOf, recordKey } from '../records/nesting.ts';
+import { lowerCaseIds } from '../repairs/leniency.ts';
 
 /** A stored record with an id or a reference not in lower case. */
 export type IdCaseFinding = {

@@ -4,19 +4,19 @@
  * record no other source's document holds; a record another source also provides (a shared
  * organization, a term) stays, as that source last wrote it. Then published like a deletion.
  */
-import { createBulkWriter } from '../engine/bulk.ts';
-import type { Engine } from '../engine/engine.ts';
+import { createBulkWriter } from '../../engine/bulk.ts';
+import type { Engine } from '../../engine/engine.ts';
 import {
   flushRecords,
   heldOutsideStale,
   recordsIndex,
   refreshRecords,
   scanStaleDocuments,
-} from '../engine/records.ts';
-import { ChangeSet } from './changes.ts';
-import { type PipelineOptions, publishOrReindex } from './pipeline.ts';
-import type { PublishReport } from './publish.ts';
-import type { ReindexReport } from './reindex.ts';
+} from '../../engine/records.ts';
+import { type PipelineOptions, publishOrReindex } from '../publish/pipeline.ts';
+import type { PublishReport } from '../publish/publish.ts';
+import type { ReindexReport } from '../publish/reindex.ts';
+import { ChangeSet } from '../records/changes.ts';
 
 export type DeleteSourceResult = {
   /** The source's store documents (deleted, or in a dry run to be deleted). */

@@ -4,19 +4,19 @@
  * all go through here.
  */
 
-import { createBulkWriter } from '../engine/bulk.ts';
-import { type Lease, logChange } from '../engine/control.ts';
-import { dropMarks, marksKeepingDeleted } from '../engine/duplicates.ts';
-import type { Engine } from '../engine/engine.ts';
-import { flushRecords, getRecords, refreshRecords, removeRecords } from '../engine/records.ts';
-import { updateTombstones } from '../engine/tombstones.ts';
-import { syncTaxonomyVocabulary } from '../engine/vocabulary.ts';
-import { caseVariants, parseRecordKey } from '../index-mapping/ids.ts';
-import { ChangeSet } from './changes.ts';
-import { deletionClosure, type RecordRef } from './deletion.ts';
-import { type ImportOptions, type ImportResult, importSource } from './import-source.ts';
-import { recordKey } from './nesting.ts';
-import { createProgressBar } from './progress.ts';
+import { createBulkWriter } from '../../engine/bulk.ts';
+import { type Lease, logChange } from '../../engine/control.ts';
+import { dropMarks, marksKeepingDeleted } from '../../engine/duplicates.ts';
+import type { Engine } from '../../engine/engine.ts';
+import { flushRecords, getRecords, refreshRecords, removeRecords } from '../../engine/records.ts';
+import { updateTombstones } from '../../engine/tombstones.ts';
+import { syncTaxonomyVocabulary } from '../../engine/vocabulary.ts';
+import { caseVariants, parseRecordKey } from '../../index-mapping/ids.ts';
+import { type ImportOptions, type ImportResult, importSource } from '../import/import-source.ts';
+import { createProgressBar } from '../import/progress.ts';
+import { ChangeSet } from '../records/changes.ts';
+import { deletionClosure, type RecordRef } from '../records/deletion.ts';
+import { recordKey } from '../records/nesting.ts';
 import { mergedKeysOf, PublishNeedsReindexError, type PublishReport, publishChanges } from './publish.ts';
 import { type ReindexOptions, type ReindexReport, reindex } from './reindex.ts';
 
