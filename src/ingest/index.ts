@@ -27,7 +27,6 @@ export {
 } from './publish/reindex.ts';
 export { formatPublishSummary, formatReindexSummary } from './publish/reindex-summary.ts';
 export { createFeedValidation } from './validate/feed-validation.ts';
-export { checkRemoteUrl, RemoteRefused } from './validate/remote-guard.ts';
 export { ZipError } from './validate/unzip.ts';
 export type { ValidationReport } from './validate/validate-items.ts';
 export { bodyFormat, validateBody, validateLocation } from './validate/validate-source.ts';

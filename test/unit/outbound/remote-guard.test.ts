@@ -13,7 +13,7 @@ import {
   guardedFetch,
   isPrivateAddress,
   RemoteRefused,
-} from '../../../src/ingest/validate/remote-guard.ts';
+} from '../../../src/outbound/remote-guard.ts';
 import { deliverEvent, newWebhookSecret } from '../../../src/webhooks/index.ts';
 
 // Each special-purpose address, as a URL host would carry it, with what it is.
