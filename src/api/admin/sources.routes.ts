@@ -103,7 +103,7 @@ export function registerSourcesRoute(app: App) {
     const { sources } = c.get('deps');
     if (!sources) throw new ApiProblem(503, 'this server does not report on sources');
     const answer = await sources();
-    if (/text\/html/i.test(c.req.header('accept') ?? '')) return c.html(renderSources(answer), 200) as never;
+    if (/text\/html/i.test(c.req.header('accept') ?? '')) return c.html(renderSources(answer), 200);
     return c.json({ sources: answer }, 200);
   });
 }

@@ -4,19 +4,21 @@
  * (the document builders' opening rules), so the two never disagree. Computed from the schedules
  * each item holds, for the time of the request; only when asked, as it parses every item.
  */
-import type { ServiceFull } from '../../hsds/index.ts';
+import type { ScheduleFull, ServiceFull } from '../../hsds/index.ts';
 import { serviceOpeningRules } from '../../index-mapping/service.document.ts';
 import { serviceAtLocationOpeningRules } from '../../index-mapping/service-at-location.document.ts';
 import { nextOpening, openingCalendar } from '../../schedules/next-opening.ts';
 import type { AskedAt } from './endpoint-params.ts';
 import type { Enrich } from './list-route.ts';
 
-type Item = Record<string, unknown> & { deleted?: boolean; service?: unknown; schedules?: unknown };
+// An item as served: parsed from the engine's JSON, which the document builders wrote from valid
+// HSDS (a tombstone aside, which is never read for schedules).
+type Item = Record<string, unknown> & { deleted?: boolean; service?: unknown; schedules?: ScheduleFull[] };
 
 const rulesOf = {
   services: (item: Item) => serviceOpeningRules(item as ServiceFull),
   service_at_locations: (item: Item) =>
-    serviceAtLocationOpeningRules(item as never, (item.service ?? {}) as ServiceFull),
+    serviceAtLocationOpeningRules(item, (item.service ?? {}) as ServiceFull),
 };
 
 /** The enrich step adding `next_opening` to each item of a list of `kind`. */

@@ -7,7 +7,7 @@ import { EngineNotFoundError } from '../../engine/index.ts';
 import { type RecordBody, textOf } from '../../engine/record-cache.ts';
 import { findDocuments } from '../../engine/records.ts';
 import { caseVariants } from '../../index-mapping/ids.ts';
-import { asJsonAnswer, type JsonAnswer } from '../http/json-answer.ts';
+import { asJsonAnswer, asMergedRedirect, type JsonAnswer } from '../http/json-answer.ts';
 import { errorResponses, invalidParameter, notFoundResponse } from '../http/problem.ts';
 import { type RouteContext, requirementTag } from '../http/route-context.ts';
 import { idParam } from '../lists/list-params.ts';
@@ -172,7 +172,10 @@ export async function recordResponse<Schema extends z.ZodType>(
     // Merged into the kept record as a duplicate (src/duplicates): a permanent redirect, so a
     // harvester that follows it gets the kept record and one that stores ids learns the new one.
     // Relative, as the Link header, so it holds behind a proxy that mounts the API under a path.
-    return c.redirect(`${encodeURIComponent(kept)}${new URL(c.req.url).search}`, 301) as never;
+    return asMergedRedirect(
+      schema,
+      c.redirect(`${encodeURIComponent(kept)}${new URL(c.req.url).search}`, 301),
+    );
   }
   const { audit } = request;
   if (audit === 'last' || audit === 'all') {
