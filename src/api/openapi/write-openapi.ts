@@ -1,6 +1,6 @@
 /**
  * `npm run openapi:write`: regenerates the committed openapi.json at the repository root from the
- * routes' zod schemas (the default configuration). The unit test test/unit/api/openapi.test.ts
+ * routes' zod schemas (the default configuration). The unit test test/unit/api/openapi/openapi.test.ts
  * fails when the committed copy and the routes disagree.
  */
 import { writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageText, toPage } from '../../../src/api/lists/paging.ts';
+import { pageText, toPage } from '../../../../src/api/lists/paging.ts';
 
 describe('toPage', () => {
   it('marks the first, middle and last pages', () => {

@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { formatOpenApiDocument, generateOpenApiDocument } from '../../../src/api/openapi/openapi-document.ts';
-import { loadConfig } from '../../../src/config.ts';
+import {
+  formatOpenApiDocument,
+  generateOpenApiDocument,
+} from '../../../../src/api/openapi/openapi-document.ts';
+import { loadConfig } from '../../../../src/config.ts';
 
 type Operation = {
   operationId: string;
@@ -18,7 +21,7 @@ type Document = {
 const generated = generateOpenApiDocument() as unknown as Document;
 const spec = JSON.parse(
   readFileSync(
-    new URL('../../fixtures/hsds/schema/openapi-with-requirement-tags.json', import.meta.url),
+    new URL('../../../fixtures/hsds/schema/openapi-with-requirement-tags.json', import.meta.url),
     'utf8',
   ),
 ) as Document;
@@ -38,7 +41,7 @@ const corrected: Record<string, string> = {
 
 describe('the OpenAPI document', () => {
   it('matches the committed openapi.json (regenerate with `npm run openapi:write`)', () => {
-    const committed = readFileSync(new URL('../../../openapi.json', import.meta.url), 'utf8');
+    const committed = readFileSync(new URL('../../../../openapi.json', import.meta.url), 'utf8');
     expect(
       formatOpenApiDocument(generated) === committed,
       'openapi.json is stale: run npm run openapi:write',

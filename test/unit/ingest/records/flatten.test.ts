@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { toRecordStoreDocument } from '../../../src/index-mapping/record-store.document.ts';
-import { nestRecord, RecordGraph } from '../../../src/ingest/publish/assemble.ts';
-import { flattenNested, flattenRow } from '../../../src/ingest/records/flatten.ts';
-import { linkFieldsOf, parentIdsOf } from '../../../src/ingest/records/nesting.ts';
-import { officialExample, officialService, syntheticServices } from './fixtures.ts';
+import { toRecordStoreDocument } from '../../../../src/index-mapping/record-store.document.ts';
+import { nestRecord, RecordGraph } from '../../../../src/ingest/publish/assemble.ts';
+import { flattenNested, flattenRow } from '../../../../src/ingest/records/flatten.ts';
+import { linkFieldsOf, parentIdsOf } from '../../../../src/ingest/records/nesting.ts';
+import { officialExample, officialService, syntheticServices } from '../fixtures.ts';
 
 const SERVICE = 'ac148810-d857-441c-9679-408f346de14b';
 

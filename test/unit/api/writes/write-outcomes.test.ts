@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { entityTag } from '../../../src/api/records/http-cache.ts';
-import type { WriteIssue } from '../../../src/api/writes/record-writes.ts';
-import { writeRefusal } from '../../../src/api/writes/write-outcomes.ts';
-import { writePrecondition } from '../../../src/api/writes/write-preconditions.ts';
+import { entityTag } from '../../../../src/api/records/http-cache.ts';
+import type { WriteIssue } from '../../../../src/api/writes/record-writes.ts';
+import { writeRefusal } from '../../../../src/api/writes/write-outcomes.ts';
+import { writePrecondition } from '../../../../src/api/writes/write-preconditions.ts';
 
 const issue = (n: number): WriteIssue => ({
   severity: 'error',

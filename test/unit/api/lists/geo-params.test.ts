@@ -1,14 +1,14 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { ApiProblem, toProblem } from '../../../src/api/http/problem.ts';
-import { geocodeHeaders, resolveGeoQuery } from '../../../src/api/lists/geo-params.ts';
+import { ApiProblem, toProblem } from '../../../../src/api/http/problem.ts';
+import { geocodeHeaders, resolveGeoQuery } from '../../../../src/api/lists/geo-params.ts';
 import {
   type Centroid,
   createGeocoderChain,
   type Geocoder,
   GeocoderUnavailableError,
-} from '../../../src/geo/geocoder.ts';
-import type { PostalCode } from '../../../src/geo/postal-code.ts';
+} from '../../../../src/geo/geocoder.ts';
+import type { PostalCode } from '../../../../src/geo/postal-code.ts';
 
 const logger = pino({ level: 'silent' });
 

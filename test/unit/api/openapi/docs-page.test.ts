@@ -10,7 +10,7 @@ import {
   docsPolicy,
   inlineMarkdown,
   renderDocsPage,
-} from '../../../src/api/openapi/docs-page.ts';
+} from '../../../../src/api/openapi/docs-page.ts';
 
 describe('the /docs page', () => {
   it('escapes before formatting, and links only to http(s) or this server', () => {

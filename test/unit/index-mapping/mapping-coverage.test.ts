@@ -21,7 +21,7 @@ import {
   officialTaxonomy,
   officialTerm,
   syntheticServices,
-} from './fixtures.ts';
+} from '../ingest/fixtures.ts';
 
 type Mapping = { type?: string; properties?: Record<string, Mapping>; enabled?: boolean };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiProblem } from '../../../src/api/http/problem.ts';
-import { createLargePages, openPageBudget } from '../../../src/api/lists/large-pages.ts';
+import { ApiProblem } from '../../../../src/api/http/problem.ts';
+import { createLargePages, openPageBudget } from '../../../../src/api/lists/large-pages.ts';
 
 const MB = 1024 * 1024;
 const limits = { maxBytes: 16 * MB, largeBytes: 2 * MB, maxLargeConcurrent: 2 };

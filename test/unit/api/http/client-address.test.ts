@@ -4,9 +4,9 @@
  */
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { clientAddress } from '../../../src/api/http/public-url.ts';
-import type { AppEnv } from '../../../src/api/types.ts';
-import { loadConfig } from '../../../src/config.ts';
+import { clientAddress } from '../../../../src/api/http/public-url.ts';
+import type { AppEnv } from '../../../../src/api/types.ts';
+import { loadConfig } from '../../../../src/config.ts';
 
 function addressOf(peer: string, trusted: string, forwardedFor?: string): Promise<string> {
   const config = loadConfig({ TRUSTED_PROXIES: trusted });

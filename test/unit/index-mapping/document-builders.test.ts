@@ -22,7 +22,7 @@ import {
   officialTaxonomy,
   officialTerm,
   syntheticServices,
-} from './fixtures.ts';
+} from '../ingest/fixtures.ts';
 
 const square = (lon: number, lat: number, size = 0.01): Polygon => ({
   type: 'Polygon',

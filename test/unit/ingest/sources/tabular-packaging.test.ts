@@ -2,9 +2,9 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { SourceItem } from '../../../src/ingest/sources/source.ts';
-import { readTabularSource } from '../../../src/ingest/sources/tabular.source.ts';
-import { detectCsvEncoding } from '../../../src/ingest/sources/text-encoding.ts';
+import type { SourceItem } from '../../../../src/ingest/sources/source.ts';
+import { readTabularSource } from '../../../../src/ingest/sources/tabular.source.ts';
+import { detectCsvEncoding } from '../../../../src/ingest/sources/text-encoding.ts';
 
 const fixtures = 'test/fixtures/real-world';
 

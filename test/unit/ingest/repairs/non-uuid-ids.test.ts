@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { migrateId } from '../../../src/ingest/migrate/legacy-ids.ts';
-import { flattenNested, flattenRow } from '../../../src/ingest/records/flatten.ts';
-import { validateBody, WriteRejectedError } from '../../../src/ingest/write/write.ts';
+import { migrateId } from '../../../../src/ingest/migrate/legacy-ids.ts';
+import { flattenNested, flattenRow } from '../../../../src/ingest/records/flatten.ts';
+import { validateBody, WriteRejectedError } from '../../../../src/ingest/write/write.ts';
 
 const feed = JSON.parse(readFileSync('test/fixtures/real-world/numeric-ids.json', 'utf8')) as unknown[];
 const flattenFeed = (strict = false) =>

@@ -4,10 +4,10 @@
  * report says.
  */
 import { describe, expect, it } from 'vitest';
-import { flattenNested, flattenRow } from '../../../src/ingest/records/flatten.ts';
-import { nestedKeysOf } from '../../../src/ingest/records/nesting.ts';
-import { applyLeniency } from '../../../src/ingest/repairs/leniency.ts';
-import { validateLocation } from '../../../src/ingest/validate/validate-source.ts';
+import { flattenNested, flattenRow } from '../../../../src/ingest/records/flatten.ts';
+import { nestedKeysOf } from '../../../../src/ingest/records/nesting.ts';
+import { applyLeniency } from '../../../../src/ingest/repairs/leniency.ts';
+import { validateLocation } from '../../../../src/ingest/validate/validate-source.ts';
 
 const realWorld = 'test/fixtures/real-world';
 const SERVICE = '11111111-1111-4111-8111-111111111111';

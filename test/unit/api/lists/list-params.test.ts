@@ -1,6 +1,6 @@
 import type { z } from '@hono/zod-openapi';
 import { describe, expect, it } from 'vitest';
-import { param, resolvePaging } from '../../../src/api/lists/list-params.ts';
+import { param, resolvePaging } from '../../../../src/api/lists/list-params.ts';
 
 const parse = (schema: z.ZodType, value: unknown) => schema.safeParse(value);
 

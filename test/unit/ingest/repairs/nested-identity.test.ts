@@ -1,7 +1,7 @@
 /** Nested records the id does not tell apart (issue 50, Brevard): minted ids and the split rule. */
 import { describe, expect, it } from 'vitest';
-import { flattenNested } from '../../../src/ingest/records/flatten.ts';
-import { splitsFrom } from '../../../src/ingest/repairs/nested-identity.ts';
+import { flattenNested } from '../../../../src/ingest/records/flatten.ts';
+import { splitsFrom } from '../../../../src/ingest/repairs/nested-identity.ts';
 
 const service = (id: string, languages: unknown[]) => ({ id, name: 'Pantry', status: 'active', languages });
 const languageIds = (id: string, languages: unknown[]) =>

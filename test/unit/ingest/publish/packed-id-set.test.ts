@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PackedIdSet } from '../../../src/ingest/publish/packed-id-set.ts';
+import { PackedIdSet } from '../../../../src/ingest/publish/packed-id-set.ts';
 
 /** A small seeded generator, so a failure can be replayed. */
 function random(seed: number) {

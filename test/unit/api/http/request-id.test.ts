@@ -7,12 +7,12 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../../src/api/app.ts';
-import { problemSchema } from '../../../src/api/http/problem.ts';
-import { requestIdOf, requestLogFields } from '../../../src/api/http/request-id.ts';
-import { loadConfig } from '../../../src/config.ts';
-import type { Engine } from '../../../src/engine/index.ts';
-import type { GeocoderChain } from '../../../src/geo/geocoder.ts';
+import { createApp } from '../../../../src/api/app.ts';
+import { problemSchema } from '../../../../src/api/http/problem.ts';
+import { requestIdOf, requestLogFields } from '../../../../src/api/http/request-id.ts';
+import { loadConfig } from '../../../../src/config.ts';
+import type { Engine } from '../../../../src/engine/index.ts';
+import type { GeocoderChain } from '../../../../src/geo/geocoder.ts';
 
 function appWithLog() {
   const lines: Record<string, unknown>[] = [];

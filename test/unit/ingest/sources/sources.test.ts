@@ -9,14 +9,14 @@ import {
   hashRecord,
   RecentHashes,
   RecentWindow,
-} from '../../../src/ingest/records/seen-records.ts';
+} from '../../../../src/ingest/records/seen-records.ts';
 import {
   guessType,
   readJsonSource,
   streamJsonArray,
   typeOfFile,
-} from '../../../src/ingest/sources/json.source.ts';
-import { readTabularSource } from '../../../src/ingest/sources/tabular.source.ts';
+} from '../../../../src/ingest/sources/json.source.ts';
+import { readTabularSource } from '../../../../src/ingest/sources/tabular.source.ts';
 
 async function* chunksOf(text: string, size: number) {
   for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);

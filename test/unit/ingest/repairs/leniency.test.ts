@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { flattenNested, flattenRow } from '../../../src/ingest/records/flatten.ts';
-import { nestedKeysOf } from '../../../src/ingest/records/nesting.ts';
+import { flattenNested, flattenRow } from '../../../../src/ingest/records/flatten.ts';
+import { nestedKeysOf } from '../../../../src/ingest/records/nesting.ts';
 import {
   applyLeniency,
   isOtherSchemeDrop,
   normaliseDate,
   normaliseDateTime,
   OTHER_SCHEME_DROPPED,
-} from '../../../src/ingest/repairs/leniency.ts';
-import { officialService, syntheticServices } from './fixtures.ts';
+} from '../../../../src/ingest/repairs/leniency.ts';
+import { officialService, syntheticServices } from '../fixtures.ts';
 
 const SERVICE = '11111111-1111-4111-8111-111111111111';
 

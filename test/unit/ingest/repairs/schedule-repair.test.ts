@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ScheduleFull } from '../../../src/hsds/index.ts';
-import { applyLeniency } from '../../../src/ingest/repairs/leniency.ts';
-import { toOpeningRule } from '../../../src/schedules/opening-rules.ts';
+import type { ScheduleFull } from '../../../../src/hsds/index.ts';
+import { applyLeniency } from '../../../../src/ingest/repairs/leniency.ts';
+import { toOpeningRule } from '../../../../src/schedules/opening-rules.ts';
 
 const ID = '0b6c3f5e-0000-4000-8000-000000000001';
 const noKeys: ReadonlySet<string> = new Set();

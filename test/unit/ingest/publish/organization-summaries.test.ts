@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OrganizationSummaries } from '../../../src/ingest/publish/read-indices.writer.ts';
+import { OrganizationSummaries } from '../../../../src/ingest/publish/read-indices.writer.ts';
 
 describe('OrganizationSummaries', () => {
   it("gathers each organization's services, taxonomy links and newest change", () => {

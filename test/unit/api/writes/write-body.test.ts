@@ -3,8 +3,8 @@
  * UTF-8 byte agrees with what a strict decoder refuses, for every kind of ill-formed sequence.
  */
 import { describe, expect, it } from 'vitest';
-import { ApiProblem } from '../../../src/api/http/problem.ts';
-import { firstInvalidUtf8, parseWriteBody } from '../../../src/api/writes/write-body.ts';
+import { ApiProblem } from '../../../../src/api/http/problem.ts';
+import { firstInvalidUtf8, parseWriteBody } from '../../../../src/api/writes/write-body.ts';
 
 const strict = new TextDecoder('utf-8', { fatal: true });
 const wellFormed = (bytes: Uint8Array) => {

@@ -3,7 +3,7 @@
  * accented or not, left as it is.
  */
 import { describe, expect, it } from 'vitest';
-import { repairMojibake } from '../../../src/ingest/repairs/mojibake.ts';
+import { repairMojibake } from '../../../../src/ingest/repairs/mojibake.ts';
 
 describe('repairMojibake', () => {
   it.each([

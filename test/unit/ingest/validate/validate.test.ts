@@ -8,11 +8,15 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { unzipTo, ZipError, ZipTooLargeError } from '../../../src/ingest/validate/unzip.ts';
-import { bodyFormat, validateBody, validateLocation } from '../../../src/ingest/validate/validate-source.ts';
-import { formatValidationReport } from '../../../src/ingest/validate/validation-summary.ts';
-import { checkRemoteUrl, isPrivateAddress, RemoteRefused } from '../../../src/outbound/remote-guard.ts';
-import { deflatedRepeat, zipFiles, zipOf } from '../../support/zip.ts';
+import { unzipTo, ZipError, ZipTooLargeError } from '../../../../src/ingest/validate/unzip.ts';
+import {
+  bodyFormat,
+  validateBody,
+  validateLocation,
+} from '../../../../src/ingest/validate/validate-source.ts';
+import { formatValidationReport } from '../../../../src/ingest/validate/validation-summary.ts';
+import { checkRemoteUrl, isPrivateAddress, RemoteRefused } from '../../../../src/outbound/remote-guard.ts';
+import { deflatedRepeat, zipFiles, zipOf } from '../../../support/zip.ts';
 
 const examples = 'test/fixtures/hsds/examples';
 const realWorld = 'test/fixtures/real-world';
