@@ -29,7 +29,7 @@ import { startEngine, stopEngine } from '../local-engine/local-engine.ts';
 import { createEngine, type Engine } from '../src/engine/index.ts';
 import { pageWindow, partitionStream, streamOrder } from '../src/index-mapping/search.query.ts';
 import { buildServiceSearch } from '../src/index-mapping/service-search.query.ts';
-import { writeReadIndices } from '../src/ingest/read-indices.writer.ts';
+import { writeReadIndices } from '../src/ingest/publish/read-indices.writer.ts';
 import { generateDataset } from '../src/synthetic/generate.ts';
 import { benchOpenNow } from './lib/open-now.bench.ts';
 import { quantile } from './lib/quantile.ts';

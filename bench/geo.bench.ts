@@ -31,7 +31,7 @@ import { createEngine, type Engine } from '../src/engine/index.ts';
 import type { ServiceFull } from '../src/hsds/index.ts';
 import { pageWindow } from '../src/index-mapping/search.query.ts';
 import { buildServiceAtLocationSearch } from '../src/index-mapping/service-at-location-search.query.ts';
-import { writeReadIndices } from '../src/ingest/read-indices.writer.ts';
+import { writeReadIndices } from '../src/ingest/publish/read-indices.writer.ts';
 import { generateDataset } from '../src/synthetic/generate.ts';
 import { type FakePostcodesIo, startFakePostcodesIo } from '../test/support/fake-postcodes-io.ts';
 

@@ -38,11 +38,11 @@ import { parseArgs } from 'node:util';
 import { parse } from 'csv-parse/sync';
 import pino from 'pino';
 import { createApp } from '../src/api/app.ts';
-import { createGeocoder } from '../src/api/geocoding.ts';
+import { createGeocoder } from '../src/api/lists/geocoding.ts';
 import { readAllRecords } from '../src/engine/records.ts';
-import type { ImportSummary } from '../src/ingest/import-report.ts';
-import { importAndReindex } from '../src/ingest/pipeline.ts';
-import { PLACEHOLDER_ORGANIZATION_NAME } from '../src/ingest/placeholder-organizations.ts';
+import type { ImportSummary } from '../src/ingest/import/import-report.ts';
+import { PLACEHOLDER_ORGANIZATION_NAME } from '../src/ingest/import/placeholder-organizations.ts';
+import { importAndReindex } from '../src/ingest/publish/pipeline.ts';
 import { dropIndices, openBenchEngine, serverEngine } from './lib/bench-engine.ts';
 import {
   countNestedFacts,

@@ -1,5 +1,5 @@
 /**
- * The write path (`PUT /services/{id}`, src/ingest/write.ts), measured in process: an app built
+ * The write path (`PUT /services/{id}`, src/ingest/write/write.ts), measured in process: an app built
  * as the server builds it, a directory of synthetic services imported and published, then PUTs of
  * one service after another, each renaming it and renumbering a phone, one at a time.
  *
@@ -14,11 +14,11 @@
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { createApp } from '../src/api/app.ts';
-import { newToken } from '../src/api/auth.ts';
-import { createGeocoder } from '../src/api/geocoding.ts';
+import { newToken } from '../src/api/http/auth.ts';
+import { createGeocoder } from '../src/api/lists/geocoding.ts';
 import { loadConfig } from '../src/config.ts';
-import { importAndReindex } from '../src/ingest/pipeline.ts';
-import { createRecordWrites } from '../src/ingest/write.ts';
+import { importAndReindex } from '../src/ingest/publish/pipeline.ts';
+import { createRecordWrites } from '../src/ingest/write/write.ts';
 import { createBenchEngine, dropIndices, openBenchEngine } from './lib/bench-engine.ts';
 import { ensureSyntheticDataset } from './lib/datasets.ts';
 

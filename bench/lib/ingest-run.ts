@@ -16,9 +16,9 @@ import { createBulkWriter } from '../../src/engine/bulk.ts';
 import { beginBuild, discardBuild, finishBuild } from '../../src/engine/indices.ts';
 import type { ServiceFull } from '../../src/hsds/index.ts';
 import { toServiceDocument } from '../../src/index-mapping/service.document.ts';
-import { importSource } from '../../src/ingest/import-source.ts';
-import { writeReadIndices } from '../../src/ingest/read-indices.writer.ts';
-import { reindex } from '../../src/ingest/reindex.ts';
+import { importSource } from '../../src/ingest/import/import-source.ts';
+import { writeReadIndices } from '../../src/ingest/publish/read-indices.writer.ts';
+import { reindex } from '../../src/ingest/publish/reindex.ts';
 import { createBenchEngine, dropIndices, engineCpuMs } from './bench-engine.ts';
 import { sampleRss } from './results.ts';
 
@@ -58,7 +58,7 @@ async function* nestedServices(dir: string): AsyncGenerator<ServiceFull> {
 async function measureChanges(): Promise<Record<string, unknown>> {
   const { writeFile, mkdtemp, rm } = await import('node:fs/promises');
   const { tmpdir } = await import('node:os');
-  const { importAndReindex } = await import('../../src/ingest/pipeline.ts');
+  const { importAndReindex } = await import('../../src/ingest/publish/pipeline.ts');
   const work = await mkdtemp(join(tmpdir(), 'hsds-bench-changes-'));
   const report = join(work, 'report.json');
   const alias = engine.name('services');

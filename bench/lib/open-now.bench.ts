@@ -10,7 +10,7 @@ import type { Engine } from '../../src/engine/index.ts';
 import { countPostcodes } from '../../src/engine/index.ts';
 import { pageWindow } from '../../src/index-mapping/search.query.ts';
 import { buildServiceAtLocationSearch } from '../../src/index-mapping/service-at-location-search.query.ts';
-import { importPostcodeCsv } from '../../src/ingest/postcode-import.ts';
+import { importPostcodeCsv } from '../../src/ingest/import/postcode-import.ts';
 import { quantile } from './quantile.ts';
 
 // Real UK postcode centroids (ONSPD sample, Open Government Licence) where the synthetic directory is.

@@ -19,7 +19,7 @@ import { reloadVocabulary } from '../../src/engine/vocabulary.ts';
 import { pageWindow } from '../../src/index-mapping/search.query.ts';
 import { buildServiceSearch } from '../../src/index-mapping/service-search.query.ts';
 import { shippedVocabulary } from '../../src/index-mapping/vocabulary-files.ts';
-import { importPostcodeCsv } from '../../src/ingest/postcode-import.ts';
+import { importPostcodeCsv } from '../../src/ingest/import/postcode-import.ts';
 import { JUDGMENTS } from '../relevance/judgments.ts';
 
 // Real UK postcode centroids (ONSPD sample, Open Government Licence), so /suggest also looks places up.

@@ -16,9 +16,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newToken } from '../../src/api/auth.ts';
+import { newToken } from '../../src/api/http/auth.ts';
 import type { Engine } from '../../src/engine/index.ts';
-import { importAndReindex } from '../../src/ingest/pipeline.ts';
+import { importAndReindex } from '../../src/ingest/publish/pipeline.ts';
 import { generateDataset } from '../../src/synthetic/generate.ts';
 import { writeDataset } from '../../src/synthetic/write-dataset.ts';
 import { quantile } from './quantile.ts';

@@ -8,19 +8,19 @@ import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import type { Config } from '../config.ts';
 import { EngineNotFoundError, EngineUnavailableError } from '../engine/index.ts';
-import { parseTokens } from './auth.ts';
-import { createDumps, dumpLimitsOf } from './dumps.ts';
-import { registerExplore } from './explore.ts';
-import { GEOCODE_HEADER_NAMES } from './geo-params.ts';
-import { IGNORED_PARAMETERS_HEADER, ignoredParameters } from './ignored-params.ts';
-import { createLargePages, pageLimitsOf } from './large-pages.ts';
-import { allowedMethods } from './methods.ts';
-import { registerOpenApi } from './openapi.ts';
-import { ApiProblem, type ParameterError, problemAnswer } from './problem.ts';
-import { boundedBody } from './request-body.ts';
-import { REQUEST_ID_HEADER, requestIds } from './request-id.ts';
-import { routeContext } from './route-context.ts';
-import { registerAdminRoutes } from './routes/admin.routes.ts';
+import { registerAdminRoutes } from './admin/admin.routes.ts';
+import { parseTokens } from './http/auth.ts';
+import { IGNORED_PARAMETERS_HEADER, ignoredParameters } from './http/ignored-params.ts';
+import { allowedMethods } from './http/methods.ts';
+import { ApiProblem, type ParameterError, problemAnswer } from './http/problem.ts';
+import { boundedBody } from './http/request-body.ts';
+import { REQUEST_ID_HEADER, requestIds } from './http/request-id.ts';
+import { routeContext } from './http/route-context.ts';
+import { createDumps, dumpLimitsOf } from './lists/dumps.ts';
+import { GEOCODE_HEADER_NAMES } from './lists/geo-params.ts';
+import { createLargePages, pageLimitsOf } from './lists/large-pages.ts';
+import { registerOpenApi } from './openapi/openapi.ts';
+import { registerExplore } from './routes/explore.ts';
 import { registerMcpRoute } from './routes/mcp.routes.ts';
 import { registerOrganizationRoutes } from './routes/organizations.routes.ts';
 import { registerRootRoutes } from './routes/root.routes.ts';
@@ -28,9 +28,9 @@ import { registerServiceAtLocationRoutes } from './routes/service-at-locations.r
 import { registerServiceRoutes } from './routes/services.routes.ts';
 import { registerSuggestRoutes } from './routes/suggest.routes.ts';
 import { registerTaxonomyRoutes } from './routes/taxonomies.routes.ts';
-import { registerValidateRoutes } from './routes/validate.routes.ts';
-import { registerWriteRoutes } from './routes/write.routes.ts';
 import type { App, AppDeps, AppEnv } from './types.ts';
+import { registerValidateRoutes } from './validate/validate.routes.ts';
+import { registerWriteRoutes } from './writes/write.routes.ts';
 
 const targetToIn: Record<string, ParameterError['in']> = {
   query: 'query',

@@ -11,10 +11,10 @@ import type { GeocoderChain } from '../geo/geocoder.ts';
 import type { DeliveryAttempt, WebhookFilter, WebhookTarget } from '../index-mapping/webhook.document.ts';
 import type { KeyedSlots, Slots } from '../resilience/slots.ts';
 import type { Understanding } from '../semantic/understanding.ts';
-import type { FeedValidation } from './feed-validation.ts';
-import type { ReindexJobs } from './jobs.ts';
-import type { RecordWrites } from './record-writes.ts';
-import type { Duplicates } from './routes/duplicates.routes.ts';
+import type { Duplicates } from './admin/duplicates.routes.ts';
+import type { ReindexJobs } from './admin/jobs.ts';
+import type { FeedValidation } from './validate/feed-validation.ts';
+import type { RecordWrites } from './writes/record-writes.ts';
 
 /** Everything the app needs, passed in once (docs/style.md 2). Tests build it with test values. */
 export type AppDeps = {
@@ -25,11 +25,11 @@ export type AppDeps = {
   logger: Logger;
   /** Reindex jobs behind POST /admin/reindex (the admin routes exist only with a token of the admin scope). */
   jobs?: ReindexJobs;
-  /** The write API's writes (src/ingest/write.ts); without them every write is a 503. */
+  /** The write API's writes (src/ingest/write/write.ts); without them every write is a 503. */
   writes?: RecordWrites;
   /** POST /validate's validation (src/ingest/validate); without it the route answers 503. */
   validation?: FeedValidation;
-  /** Each source's quality (src/ingest/source-quality.ts), for GET /admin/sources. */
+  /** Each source's quality (src/ingest/maintenance/source-quality.ts), for GET /admin/sources. */
   sources?: () => Promise<SourceQualityAnswer[]>;
   /** Duplicates across sources (src/duplicates), for /admin/duplicates and merged ids' redirects. */
   duplicates?: Duplicates;
@@ -64,7 +64,7 @@ export type Webhooks = {
   deliveries(id: string, limit: number): Promise<DeliveryAttempt[] | undefined>;
 };
 
-/** What GET /admin/sources answers of each source (routes/sources.routes.ts documents it). */
+/** What GET /admin/sources answers of each source (admin/sources.routes.ts documents it). */
 export type SourceQualityAnswer = {
   source: string;
   last_import?: {

@@ -1,6 +1,6 @@
 /**
  * `hsds check-ids [--fix]`: the one-off check of a records store written before ids were stored in
- * lower case (src/ingest/id-case.ts): lists the records whose id, or a reference to one, is in
+ * lower case (src/ingest/maintenance/id-case.ts): lists the records whose id, or a reference to one, is in
  * upper or mixed case, and the ids stored in two cases; `--fix` stores them again in lower case.
  */
 import { parseArgs } from 'node:util';

@@ -1,6 +1,6 @@
 /**
  * `hsds delete <type> <id>...`: deletes records from the store, with what each deletion takes
- * (src/ingest/deletion.ts), and publishes the deletion: gone from every read index and every
+ * (src/ingest/records/deletion.ts), and publishes the deletion: gone from every read index and every
  * document that nested them, and in the change feed as tombstones.
  */
 import { resolve } from 'node:path';

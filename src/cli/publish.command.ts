@@ -26,7 +26,7 @@ export async function run(args: string[]): Promise<number> {
   const runtime = await openRuntime({ startLocalEngine: true, loggerName: 'hsds-publish' });
   try {
     const report = await publishChanges(runtime.engine, []);
-    // And audits the writes a killed API process left unaudited (src/ingest/write.ts). A server
+    // And audits the writes a killed API process left unaudited (src/ingest/write/write.ts). A server
     // busy writing does it itself before its next write: then this one has nothing to add.
     await completeInterruptedWrites(runtime.engine).catch((error: unknown) =>
       console.error(

@@ -157,7 +157,7 @@ export async function serveCommand(options: ServeOptions) {
       maxTargets: config.WEBHOOK_MAX_TARGETS,
     }),
   });
-  // A write a killed process left unaudited is audited now, not at the next write (src/ingest/write.ts).
+  // A write a killed process left unaudited is audited now, not at the next write (src/ingest/write/write.ts).
   if (config.API_TOKENS || config.ADMIN_TOKEN) {
     completeInterruptedWrites(runtime.engine).catch((error: unknown) =>
       logger.warn({ err: error }, 'could not complete the audit of interrupted writes; the next write does'),

@@ -1,5 +1,5 @@
 /**
- * `hsds sources [--json]`: each source's quality and freshness (src/ingest/source-quality.ts), as
+ * `hsds sources [--json]`: each source's quality and freshness (src/ingest/maintenance/source-quality.ts), as
  * GET /admin/sources answers it.
  */
 import { parseArgs } from 'node:util';

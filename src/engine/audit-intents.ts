@@ -8,7 +8,7 @@ import { EngineNotFoundError } from './errors.ts';
  * A write's audit intent (`audit:<write id>`): what the records a write touches held before it,
  * stored before the write changes the store and cleared once its audit entries are written. A
  * process killed between the two leaves the intent; the next write (or `hsds serve`, `hsds
- * publish`) finds it and writes the entries from it (src/ingest/write.ts), so a change that
+ * publish`) finds it and writes the entries from it (src/ingest/write/write.ts), so a change that
  * survives is never missing from the trail.
  */
 export type AuditIntent = {

@@ -5,7 +5,7 @@
  * write was addressed to (`target`: a service whose phone changed). Nested records a write churns
  * in bulk are summed up, one entry per record type (summariseChanges). Append only; never rebuilt
  * by a reindex; entries older than AUDIT_RETENTION_DAYS are pruned (pruneAudit). Served on
- * `GET /{resource}/{id}?audit=last|all` (src/api/record-route.ts), in pages (readAudit).
+ * `GET /{resource}/{id}?audit=last|all` (src/api/records/record-route.ts), in pages (readAudit).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import {

@@ -18,6 +18,7 @@ import type {
   TransportRequestPromise,
 } from '@opensearch-project/opensearch/lib/Transport.js';
 import type { Logger } from 'pino';
+import { shippedVocabulary } from '../index-mapping/vocabulary-files.ts';
 import {
   type CircuitBreaker,
   CircuitOpenError,
@@ -67,7 +68,11 @@ export type EngineSettings = {
   retryWithinMs?: number | undefined;
   /** Fail fast (the API server); without it calls wait out their timeout and retries (the CLI). */
   guard?: EngineGuardSettings;
-  /** The search vocabulary's rules for new read indices (src/engine/vocabulary.ts); unset: the shipped ones. */
+  /**
+   * The search vocabulary's rules for new read indices (src/engine/vocabulary.ts), loaded once at
+   * start by the composition root (src/cli/runtime.ts: the shipped rules and SYNONYMS_FILE) and
+   * passed in; unset: the shipped ones, read once here when the handle is made.
+   */
   synonyms?: readonly string[] | undefined;
   /** Keep records read by id in memory (record-cache.ts); unset: every lookup asks the engine. */
   recordCache?: RecordCacheSettings | undefined;
@@ -80,9 +85,12 @@ export type AwsSigning = {
   credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string | undefined };
 };
 
+/** The settings a handle runs with: the vocabulary resolved once, so no reader of it looks it up. */
+export type ResolvedEngineSettings = EngineSettings & { readonly synonyms: readonly string[] };
+
 export type Engine = {
   readonly client: Client;
-  readonly settings: EngineSettings;
+  readonly settings: ResolvedEngineSettings;
   readonly logger: Logger;
   /** The physical or alias name of one of our indices: `${prefix}-${name}`. */
   name(name: string): string;
@@ -335,7 +343,7 @@ export function createEngine(settings: EngineSettings, logger: Logger): Engine {
   });
   return {
     client,
-    settings,
+    settings: { ...settings, synonyms: settings.synonyms ?? shippedVocabulary() },
     logger,
     name: (name) => `${settings.prefix}-${name}`,
     guard,

@@ -31,7 +31,7 @@ export type ImportRun = {
   counts?: ImportRunCounts;
 };
 
-/** What an import run counted: its report's summary counts (src/ingest/import-report.ts). */
+/** What an import run counted: its report's summary counts (src/ingest/import/import-report.ts). */
 export type ImportRunCounts = {
   /** Items read from the source: nested documents or tabular rows. */
   items: number;

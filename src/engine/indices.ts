@@ -19,7 +19,6 @@ import {
 } from './errors.ts';
 import { indexLayout } from './layout.ts';
 import { recordsChanged } from './record-cache.ts';
-import { searchVocabulary } from './vocabulary.ts';
 
 export type ReadIndexBuild = {
   version: string;
@@ -56,7 +55,7 @@ export async function beginBuild(engine: Engine, version = newVersion()): Promis
           refresh_interval: '-1',
           // Durability comes from the swap, not the translog: a build that dies is thrown away.
           'translog.durability': 'async',
-          ...(readIndexAnalysisSettings(searchVocabulary(engine)) as unknown as Record<string, unknown>),
+          ...(readIndexAnalysisSettings(engine.settings.synonyms) as unknown as Record<string, unknown>),
         },
         mappings: readIndexMappings[kind],
       }),

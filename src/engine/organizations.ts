@@ -58,7 +58,7 @@ const idOf = (text: string): string | undefined => {
 
 /**
  * A page (or stream batch) of organizations, as texts, with their `services`; a tombstone stays
- * as it is. With a budget, the services read count against it (src/api/large-pages.ts).
+ * as it is. With a budget, the services read count against it (src/api/lists/large-pages.ts).
  */
 export async function withServices(
   engine: Engine,

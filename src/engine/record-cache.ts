@@ -49,7 +49,7 @@ export function recordsChanged(): void {
  */
 export class RecordBody {
   readonly #utf8: Buffer<ArrayBuffer>;
-  /** The representation's ETag, set by whoever computes it first (api/http-cache.ts). */
+  /** The representation's ETag, set by whoever computes it first (api/records/http-cache.ts). */
   tag: string | undefined;
 
   constructor(utf8: Buffer<ArrayBuffer>) {

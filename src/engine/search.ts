@@ -42,7 +42,7 @@ const READ = { compression: false } as unknown as TransportRequestOptions;
 export type RecordTexts = { total: number; texts: string[] };
 
 /**
- * What one answer may hold in memory (a JSON page: src/api/large-pages.ts). Every byte read from
+ * What one answer may hold in memory (a JSON page: src/api/lists/large-pages.ts). Every byte read from
  * the engine for the answer is taken from it as it arrives, and the size of what is still to come
  * is announced when it is known (an engine answer's Content-Length, the services still to read of
  * an organization page): either throws to stop the read, so a page too large to serve is refused

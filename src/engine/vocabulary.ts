@@ -31,7 +31,6 @@ import {
 import { READ_INDICES, type ReadIndex } from '../index-mapping/read-indices.mapping.ts';
 import { buildTermNamesPageBody } from '../index-mapping/taxonomy-vocabulary.query.ts';
 import { ALTERNATE_NAMES_FIELD, taxonomySynonymRules } from '../index-mapping/taxonomy-vocabulary.ts';
-import { shippedVocabulary } from '../index-mapping/vocabulary-files.ts';
 import { acquireLease, waitForLease } from './control.ts';
 import { type Engine, engineCall, maintenanceRequest } from './engine.ts';
 import { EngineNotFoundError } from './errors.ts';
@@ -43,10 +42,6 @@ import {
   removeOldVersions,
   swapAliases,
 } from './indices.ts';
-
-/** The rules a build of the read indices uses. */
-export const searchVocabulary = (engine: Engine): readonly string[] =>
-  engine.settings.synonyms ?? shippedVocabulary();
 
 /**
  * Serves every read index again with the given rules (see above), and the served taxonomy's
@@ -220,7 +215,7 @@ const sameRules = (served: readonly string[], rules: readonly string[]) => {
 export async function syncTaxonomyVocabulary(engine: Engine): Promise<string[] | undefined> {
   const served = await servedVocabulary(engine);
   if (served === undefined) return undefined;
-  const configured = searchVocabulary(engine);
+  const configured = engine.settings.synonyms;
   const taxonomy = await readTaxonomyVocabulary(engine);
   if (sameRules(served, [...configured, ...taxonomy])) return undefined;
   return reloadVocabulary(engine, configured, { purpose: 'taxonomy synonyms' });
@@ -235,7 +230,7 @@ export async function applyTaxonomyVocabulary(engine: Engine, build: ReadIndexBu
   const taxonomy = await readTaxonomyVocabulary(engine, build.indices.taxonomy_terms);
   if (taxonomy.length === 0) return;
   const index = Object.values(build.indices).join(',');
-  const rules = [...searchVocabulary(engine), ...taxonomy];
+  const rules = [...engine.settings.synonyms, ...taxonomy];
   await engineCall('close the new indices', () =>
     engine.client.indices.close({ index }, maintenanceRequest(engine)),
   );

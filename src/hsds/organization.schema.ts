@@ -93,7 +93,7 @@ export type Organization = z.infer<typeof organizationSchema>;
 
 /**
  * An organization the directory stored because services name it and no source describes it
- * (src/ingest/placeholder-organizations.ts) carries this extension field, `true`: HSDS has no word
+ * (src/ingest/import/placeholder-organizations.ts) carries this extension field, `true`: HSDS has no word
  * for "made up", and an extension field validates against the official schemas (they allow
  * properties of their own), so clients can tell it from a real one. Pages for people
  * (src/explore/format.js has its twin) and the MCP server leave such an organization out.

@@ -1,6 +1,6 @@
 /**
  * The geographic part of a service_at_locations search, from a point already geocoded (the API
- * resolves `postcode` to a centroid; see src/api/geo-params.ts). The rules:
+ * resolves `postcode` to a centroid; see src/api/lists/geo-params.ts). The rules:
  * - coverage: keep results whose coverage contains the point, and results with no service area at
  *   all (the specification filters only where service areas exist);
  * - proximity (metres): a distance filter from the point on the location's point;

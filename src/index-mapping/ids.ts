@@ -3,7 +3,7 @@
  * case-insensitively). The records store keys a record by `type:id`, so an id kept as published
  * would let `0D2A...` and `0d2a...` be two records (a PUT under one case created a second service).
  * Every write path therefore stores ids, and every reference to one, in lower case: an import
- * (src/ingest/leniency.ts lowerCaseIds, strict or not), the write API and deletions (`storedId`).
+ * (src/ingest/repairs/leniency.ts lowerCaseIds, strict or not), the write API and deletions (`storedId`).
  *
  * Reads still try the id as given, lower-cased and upper-cased (`caseVariants`): a client may ask
  * in any case, and a store written before ids were lower-cased may hold upper-case ones until

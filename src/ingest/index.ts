@@ -4,22 +4,31 @@
  * enforces it for src/cli).
  */
 
-export { type DeleteSourceResult, deleteSource } from './delete-source.ts';
 export { EXPORT_FORMATS, type ExportFormat, exportDirectory } from './export/export-directory.ts';
-export { checkIdCase, fixIdCase, formatIdCaseReport } from './id-case.ts';
-export { formatImportSummary } from './import-report.ts';
-export { isUrl } from './import-source.ts';
-export { deleteRecords, importAndReindex, reindexWithProgress, serveTaxonomySynonyms } from './pipeline.ts';
-export { importPostcodeCsv, importPostcodeRows } from './postcode-import.ts';
-export { createProgressBar } from './progress.ts';
-export { publishChanges } from './publish.ts';
-export { IncompleteImportError, type ReindexOptions, type ReindexReport, reindex } from './reindex.ts';
-export { formatPublishSummary, formatReindexSummary } from './reindex-summary.ts';
-export { formatSourceQuality, type SourceQuality, sourceQuality } from './source-quality.ts';
+export { formatImportSummary } from './import/import-report.ts';
+export { isUrl } from './import/import-source.ts';
+export { importPostcodeCsv, importPostcodeRows } from './import/postcode-import.ts';
+export { createProgressBar } from './import/progress.ts';
+export { type DeleteSourceResult, deleteSource } from './maintenance/delete-source.ts';
+export { checkIdCase, fixIdCase, formatIdCaseReport } from './maintenance/id-case.ts';
+export { formatSourceQuality, type SourceQuality, sourceQuality } from './maintenance/source-quality.ts';
+export {
+  deleteRecords,
+  importAndReindex,
+  reindexWithProgress,
+  serveTaxonomySynonyms,
+} from './publish/pipeline.ts';
+export { publishChanges } from './publish/publish.ts';
+export {
+  IncompleteImportError,
+  type ReindexOptions,
+  type ReindexReport,
+  reindex,
+} from './publish/reindex.ts';
+export { formatPublishSummary, formatReindexSummary } from './publish/reindex-summary.ts';
 export { createFeedValidation } from './validate/feed-validation.ts';
-export { checkRemoteUrl, RemoteRefused } from './validate/remote-guard.ts';
 export { ZipError } from './validate/unzip.ts';
 export type { ValidationReport } from './validate/validate-items.ts';
 export { bodyFormat, validateBody, validateLocation } from './validate/validate-source.ts';
 export { formatValidationReport } from './validate/validation-summary.ts';
-export { completeInterruptedWrites, createRecordWrites } from './write.ts';
+export { completeInterruptedWrites, createRecordWrites } from './write/write.ts';

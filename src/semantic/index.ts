@@ -4,7 +4,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Engine } from '../engine/engine.ts';
-import { loadVocabulary } from '../index-mapping/vocabulary-files.ts';
 import { createEmbedder } from './embedder.ts';
 import { shippedNeeds } from './needs.ts';
 import { createUnderstanding, type Understanding } from './understanding.ts';
@@ -28,10 +27,8 @@ export async function openUnderstanding(
       engine,
       embedder: await createEmbedder(),
       needs: shippedNeeds(),
-      vocabulary: loadVocabulary({
-        shipped: config.SEARCH_VOCABULARY === 'shipped',
-        file: config.SYNONYMS_FILE,
-      }),
+      // The rules the engine handle was given at start (src/cli/runtime.ts), not read again.
+      vocabulary: engine.settings.synonyms,
       settings: { crisisTerms: config.CRISIS_TAXONOMY_TERMS, cacheEntries: config.SEARCH_MEANING_CACHE },
     });
     logger.info({ ms: Date.now() - started }, 'search by meaning ready');

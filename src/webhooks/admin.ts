@@ -21,7 +21,7 @@ import {
   updateWebhook,
 } from '../engine/webhooks.ts';
 import type { DeliveryAttempt, WebhookFilter, WebhookTarget } from '../index-mapping/webhook.document.ts';
-import { checkRemoteUrl, RemoteRefused } from '../ingest/index.ts';
+import { checkRemoteUrl, RemoteRefused } from '../outbound/index.ts';
 import { refusalText } from './delivery.ts';
 
 /** A target as the admin routes show it: everything but the secret. */

@@ -13,7 +13,7 @@
  */
 import { Webhook } from 'standardwebhooks';
 import { recordPath, type WebhookEvent } from '../index-mapping/webhook.document.ts';
-import { checkRemoteUrl, RemoteRefused } from '../ingest/index.ts';
+import { checkRemoteUrl, RemoteRefused } from '../outbound/index.ts';
 
 /** What a target receives: the Standard Webhooks envelope (`type`, `timestamp`, `data`). */
 export type WebhookEventBody = {

@@ -1,11 +1,11 @@
 /**
- * A write's audit cannot be lost while its change survives (src/ingest/write.ts): the API process
+ * A write's audit cannot be lost while its change survives (src/ingest/write/write.ts): the API process
  * is killed after a PUT has published its change but before its audit entries are written (the
  * audit index refuses writes, so the write stops exactly there), and the next API process writes
  * the entries from the intent the write stored first.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { newToken } from '../../src/api/auth.ts';
+import { newToken } from '../../src/api/http/auth.ts';
 import {
   type ApiProcess,
   baseEnv,

@@ -5,7 +5,7 @@
  * however fresh the first process's cached copy looks.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newToken } from '../../src/api/auth.ts';
+import { newToken } from '../../src/api/http/auth.ts';
 import {
   type ApiProcess,
   baseEnv,

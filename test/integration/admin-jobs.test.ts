@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReindexJob, ReindexJobs } from '../../src/api/jobs.ts';
+import type { ReindexJob, ReindexJobs } from '../../src/api/admin/jobs.ts';
 import { createReindexJobs } from '../../src/cli/reindex-jobs.ts';
-import { importSource } from '../../src/ingest/import-source.ts';
-import { reindex } from '../../src/ingest/reindex.ts';
+import { importSource } from '../../src/ingest/import/import-source.ts';
+import { reindex } from '../../src/ingest/publish/reindex.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
 
 const engine = createTestEngine('admin-jobs');

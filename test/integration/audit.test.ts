@@ -5,17 +5,17 @@
  * engine's 10,000-hit window, never cut short in silence; entries past AUDIT_RETENTION_DAYS go.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newToken } from '../../src/api/auth.ts';
+import { newToken } from '../../src/api/http/auth.ts';
 import { appendAudit, auditIndex, type FieldChange, pruneAudit } from '../../src/engine/audit.ts';
 import type { ServiceFull } from '../../src/hsds/index.ts';
-import { putRecord } from '../../src/ingest/write.ts';
+import { putRecord } from '../../src/ingest/write/write.ts';
 import { generateDataset } from '../../src/synthetic/generate.ts';
 import { expectProblem, getJson, type JsonObject } from '../support/api-requests.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
 import { createFeeds, type Feeds } from '../support/feeds.ts';
 
 const engine = createTestEngine('audit');
-// A write takes at most 10,000 array elements (src/ingest/write.ts): the 16,000 phones
+// A write takes at most 10,000 array elements (src/ingest/write/write.ts): the 16,000 phones
 // are now refused, and 5,000 show the same.
 const writer = newToken('council-crm', ['write']);
 let app: ReturnType<typeof createTestApp>;

@@ -11,8 +11,8 @@ import {
   LeaseLostError,
   startImportRun,
 } from '../../src/engine/control.ts';
-import { importSource } from '../../src/ingest/import-source.ts';
-import { IncompleteImportError, reindex } from '../../src/ingest/reindex.ts';
+import { importSource } from '../../src/ingest/import/import-source.ts';
+import { IncompleteImportError, reindex } from '../../src/ingest/publish/reindex.ts';
 import { createTestEngine, dropTestIndices } from '../support/engine.ts';
 
 const engine = createTestEngine('control');

@@ -1,13 +1,13 @@
 /**
- * `hsds delete --source NAME` (src/ingest/delete-source.ts): a source removed whole, as --sync
+ * `hsds delete --source NAME` (src/ingest/maintenance/delete-source.ts): a source removed whole, as --sync
  * would remove what it no longer provides; what another source also provides stays served.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deleteSource } from '../../src/ingest/delete-source.ts';
-import { importAndReindex } from '../../src/ingest/pipeline.ts';
+import { deleteSource } from '../../src/ingest/maintenance/delete-source.ts';
+import { importAndReindex } from '../../src/ingest/publish/pipeline.ts';
 import { getJson } from '../support/api-requests.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
 

@@ -7,10 +7,10 @@
  * lists it again, not as deleted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newToken } from '../../src/api/auth.ts';
+import { newToken } from '../../src/api/http/auth.ts';
 import { createDuplicates } from '../../src/duplicates/index.ts';
 import type { ServiceFull } from '../../src/hsds/index.ts';
-import { deleteRecords } from '../../src/ingest/pipeline.ts';
+import { deleteRecords } from '../../src/ingest/publish/pipeline.ts';
 import { generateDataset } from '../../src/synthetic/generate.ts';
 import { getJson } from '../support/api-requests.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';

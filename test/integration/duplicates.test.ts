@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDuplicates } from '../../src/duplicates/index.ts';
-import { importAndReindex, reindexWithProgress } from '../../src/ingest/pipeline.ts';
+import { importAndReindex, reindexWithProgress } from '../../src/ingest/publish/pipeline.ts';
 import { getJson } from '../support/api-requests.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
 

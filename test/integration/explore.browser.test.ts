@@ -20,7 +20,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/api/types.ts';
 import { formatDistance } from '../../src/explore/format.js';
-import { importPostcodeRows } from '../../src/ingest/postcode-import.ts';
+import { importPostcodeRows } from '../../src/ingest/import/postcode-import.ts';
 import { loadUkPlaces } from '../../src/synthetic/uk-places.ts';
 import { chromiumForTests, launchChromium } from '../support/browser.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';

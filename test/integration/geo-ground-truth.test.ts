@@ -19,7 +19,7 @@ import type { MultiPolygon, Polygon, Position } from 'geojson';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/api/types.ts';
 import type { ServiceFull } from '../../src/hsds/index.ts';
-import { importPostcodeCsv } from '../../src/ingest/postcode-import.ts';
+import { importPostcodeCsv } from '../../src/ingest/import/postcode-import.ts';
 import { generateDataset } from '../../src/synthetic/generate.ts';
 import { expectProblem, getPage, type JsonObject } from '../support/api-requests.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { countRecordsByType, getRecords } from '../../src/engine/records.ts';
-import type { Issue } from '../../src/ingest/flatten.ts';
-import type { ImportReport } from '../../src/ingest/import-report.ts';
-import { importSource } from '../../src/ingest/import-source.ts';
-import { reindex } from '../../src/ingest/reindex.ts';
+import type { ImportReport } from '../../src/ingest/import/import-report.ts';
+import { importSource } from '../../src/ingest/import/import-source.ts';
+import { reindex } from '../../src/ingest/publish/reindex.ts';
+import type { Issue } from '../../src/ingest/records/flatten.ts';
 import { createTestEngine, dropTestIndices } from '../support/engine.ts';
 
 const engine = createTestEngine('ingest-broken');
@@ -157,7 +157,7 @@ describe('importing the same broken source with the leniency policy (the default
     await importSource(lenient, 'test/fixtures/broken', { reportFile: file });
     const lenientReport = JSON.parse(await readFile(file, 'utf8')) as ImportReport;
     // Only the missing name still rejects: the contact and the term are kept, and the service
-    // whose id is no UUID is kept under the UUID it maps to (src/ingest/non-uuid-ids.ts).
+    // whose id is no UUID is kept under the UUID it maps to (src/ingest/repairs/non-uuid-ids.ts).
     expect(lenientReport).toMatchObject({ rejected: 1 });
     expect(lenientReport.by_type).toMatchObject({
       contact: { imported: 2, rejected: 0 },

@@ -4,9 +4,9 @@ import { readAllRecords } from '../../src/engine/records.ts';
 import type { RecordType } from '../../src/hsds/index.ts';
 import { READ_INDICES } from '../../src/index-mapping/read-indices.mapping.ts';
 import type { RecordStoreDocument } from '../../src/index-mapping/record-store.document.ts';
-import { importSource } from '../../src/ingest/import-source.ts';
-import { linkFieldsOf } from '../../src/ingest/nesting.ts';
-import { reindex } from '../../src/ingest/reindex.ts';
+import { importSource } from '../../src/ingest/import/import-source.ts';
+import { reindex } from '../../src/ingest/publish/reindex.ts';
+import { linkFieldsOf } from '../../src/ingest/records/nesting.ts';
 import { createTestEngine, dropTestIndices } from '../support/engine.ts';
 
 const fromJson = createTestEngine('examples-json');

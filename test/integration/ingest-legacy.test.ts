@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.ts';
 import { countRecordsByType } from '../../src/engine/records.ts';
-import type { ImportReport } from '../../src/ingest/import-report.ts';
+import type { ImportReport } from '../../src/ingest/import/import-report.ts';
+import { PLACEHOLDER_ORGANIZATION_NAME } from '../../src/ingest/import/placeholder-organizations.ts';
+import { formatSourceQuality, sourceQuality } from '../../src/ingest/maintenance/source-quality.ts';
 import { migrateId } from '../../src/ingest/migrate/legacy-ids.ts';
-import { importAndReindex } from '../../src/ingest/pipeline.ts';
-import { PLACEHOLDER_ORGANIZATION_NAME } from '../../src/ingest/placeholder-organizations.ts';
-import { formatSourceQuality, sourceQuality } from '../../src/ingest/source-quality.ts';
+import { importAndReindex } from '../../src/ingest/publish/pipeline.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
 import { assertHsds, assertHsdsPage } from '../support/hsds-validator.ts';
 

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAllRecords } from '../../src/engine/records.ts';
-import { importSource } from '../../src/ingest/import-source.ts';
+import { importSource } from '../../src/ingest/import/import-source.ts';
 import { createTestEngine, dropTestIndices } from '../support/engine.ts';
 
 const fixture = 'test/fixtures/real-world/nested-identity.json';

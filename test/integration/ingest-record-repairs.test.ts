@@ -4,7 +4,7 @@
  * extensions included, is still valid HSDS by the official schemas.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importAndReindex } from '../../src/ingest/pipeline.ts';
+import { importAndReindex } from '../../src/ingest/publish/pipeline.ts';
 import { getJson, getPage, type JsonObject } from '../support/api-requests.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
 import { assertHsds } from '../support/hsds-validator.ts';

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countRecordsByType, getRecords } from '../../src/engine/records.ts';
-import { importSource } from '../../src/ingest/import-source.ts';
+import { importSource } from '../../src/ingest/import/import-source.ts';
 import { migrateId } from '../../src/ingest/migrate/legacy-ids.ts';
 import { createTestEngine, dropTestIndices } from '../support/engine.ts';
 

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countRecords, readAllRecords, recordsIndex, StoreVersionError } from '../../src/engine/records.ts';
-import { importSource } from '../../src/ingest/import-source.ts';
-import { reindex } from '../../src/ingest/reindex.ts';
+import { importSource } from '../../src/ingest/import/import-source.ts';
+import { reindex } from '../../src/ingest/publish/reindex.ts';
 import { createTestEngine, dropTestIndices } from '../support/engine.ts';
 
 const engine = createTestEngine('ingest-store');

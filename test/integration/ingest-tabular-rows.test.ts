@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateId } from '../../src/ingest/migrate/legacy-ids.ts';
-import { importAndReindex } from '../../src/ingest/pipeline.ts';
+import { importAndReindex } from '../../src/ingest/publish/pipeline.ts';
 import { getJson, getPage } from '../support/api-requests.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
 

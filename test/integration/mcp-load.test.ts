@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/api/app.ts';
-import { createGeocoder } from '../../src/api/geocoding.ts';
+import { createGeocoder } from '../../src/api/lists/geocoding.ts';
 import type { App } from '../../src/api/types.ts';
 import { createEngine, type Engine } from '../../src/engine/engine.ts';
 import { testConfig, testLogger, uniquePrefix } from '../support/engine.ts';

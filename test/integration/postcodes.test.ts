@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { countPostcodes, currentPostcodeIndices, lookupPostcode } from '../../src/engine/index.ts';
 import { parsePostalCode } from '../../src/geo/postal-code.ts';
 import { createIndexGeocoder } from '../../src/geo/postcode-index.geocoder.ts';
-import { importPostcodeCsv } from '../../src/ingest/postcode-import.ts';
+import { importPostcodeCsv } from '../../src/ingest/import/postcode-import.ts';
 import { createTestEngine, dropTestIndices } from '../support/engine.ts';
 
 const engine = createTestEngine('postcodes');

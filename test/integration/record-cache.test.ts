@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { newToken } from '../../src/api/auth.ts';
+import { newToken } from '../../src/api/http/auth.ts';
 import { createEngine, type Engine } from '../../src/engine/index.ts';
 import { recordCacheSize } from '../../src/engine/record-cache.ts';
 import type { ServiceFull } from '../../src/hsds/index.ts';

@@ -4,7 +4,7 @@
  * finds changes the answer at once (the cache never serves a stale page).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newToken } from '../../src/api/auth.ts';
+import { newToken } from '../../src/api/http/auth.ts';
 import type { ServiceFull } from '../../src/hsds/index.ts';
 import { generateDataset } from '../../src/synthetic/generate.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';

@@ -1,10 +1,10 @@
 /**
- * Each source's quality and freshness (src/ingest/source-quality.ts): `hsds sources` and
+ * Each source's quality and freshness (src/ingest/maintenance/source-quality.ts): `hsds sources` and
  * GET /admin/sources, on two named feeds imported side by side.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importAndReindex } from '../../src/ingest/pipeline.ts';
-import { type SourceQuality, sourceQuality } from '../../src/ingest/source-quality.ts';
+import { type SourceQuality, sourceQuality } from '../../src/ingest/maintenance/source-quality.ts';
+import { importAndReindex } from '../../src/ingest/publish/pipeline.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
 
 const engine = createTestEngine('source-quality');

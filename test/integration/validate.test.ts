@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countRecordsByType } from '../../src/engine/records.ts';
-import { importAndReindex } from '../../src/ingest/pipeline.ts';
+import { importAndReindex } from '../../src/ingest/publish/pipeline.ts';
 import { validateLocation } from '../../src/ingest/validate/validate-source.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
 import { deflatedRepeat, zipOf } from '../support/zip.ts';

@@ -5,7 +5,7 @@
  * WEBHOOK_MAX_TARGETS with a 409.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newToken } from '../../src/api/auth.ts';
+import { newToken } from '../../src/api/http/auth.ts';
 import { createBulkWriter } from '../../src/engine/bulk.ts';
 import { engineCall } from '../../src/engine/engine.ts';
 import { ensureWebhooksIndex, recordWebhookEvents, webhooksIndex } from '../../src/engine/webhooks.ts';

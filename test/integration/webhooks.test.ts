@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newToken } from '../../src/api/auth.ts';
+import { newToken } from '../../src/api/http/auth.ts';
 import { createEngine, type Engine } from '../../src/engine/index.ts';
 import type { ServiceFull } from '../../src/hsds/index.ts';
 import { generateDataset } from '../../src/synthetic/generate.ts';

@@ -5,7 +5,7 @@
  * writers with the same ETag gets 412); revalidation (304); the audit trail of three edits.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newToken } from '../../src/api/auth.ts';
+import { newToken } from '../../src/api/http/auth.ts';
 import { acquireLease } from '../../src/engine/control.ts';
 import { getRecords } from '../../src/engine/records.ts';
 import type { ServiceFull } from '../../src/hsds/index.ts';

@@ -10,7 +10,7 @@ import pino from 'pino';
 import { loadConfig } from '../../src/config.ts';
 import { createEngine } from '../../src/engine/index.ts';
 import type { ServiceFull, TaxonomyFull, TaxonomyTermFull } from '../../src/hsds/index.ts';
-import { importAndReindex } from '../../src/ingest/pipeline.ts';
+import { importAndReindex } from '../../src/ingest/publish/pipeline.ts';
 import { generateDataset } from '../../src/synthetic/generate.ts';
 
 const config = loadConfig(process.env);

@@ -1,9 +1,9 @@
 /**
  * Requests to an app under test, and the checks every list response must pass: the Page rules of
- * src/api/paging.ts and the official HSDS schemas.
+ * src/api/lists/paging.ts and the official HSDS schemas.
  */
 import { expect } from 'vitest';
-import type { PageEnvelope } from '../../src/api/paging.ts';
+import type { PageEnvelope } from '../../src/api/lists/paging.ts';
 import type { App } from '../../src/api/types.ts';
 import { assertHsdsPage, type HsdsShape } from './hsds-validator.ts';
 

@@ -6,13 +6,13 @@ import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import { inject } from 'vitest';
 import { createApp } from '../../src/api/app.ts';
-import { createGeocoder } from '../../src/api/geocoding.ts';
+import { createGeocoder } from '../../src/api/lists/geocoding.ts';
 import type { AppDeps } from '../../src/api/types.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { createEngine, type Engine } from '../../src/engine/index.ts';
-import { sourceQuality } from '../../src/ingest/source-quality.ts';
+import { sourceQuality } from '../../src/ingest/maintenance/source-quality.ts';
 import { createFeedValidation } from '../../src/ingest/validate/feed-validation.ts';
-import { createRecordWrites } from '../../src/ingest/write.ts';
+import { createRecordWrites } from '../../src/ingest/write/write.ts';
 
 export const testLogger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 

@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Engine } from '../../src/engine/index.ts';
-import { importAndReindex, type PipelineOptions } from '../../src/ingest/pipeline.ts';
+import { importAndReindex, type PipelineOptions } from '../../src/ingest/publish/pipeline.ts';
 
 export type Feeds = {
   /** The folder the feeds and their reports are written to. */

@@ -19,7 +19,7 @@ import {
   type Source,
   type WriteReadIndicesOptions,
   writeReadIndices,
-} from '../../src/ingest/read-indices.writer.ts';
+} from '../../src/ingest/publish/read-indices.writer.ts';
 
 export type SeedInput = {
   /** Fully nested services (GET /services/{id} shape). */

@@ -29,7 +29,7 @@ export type RealJudgment = {
 /**
  * The id the API serves for a service the publisher calls `sourceId`: a UUID as published, lower
  * case (ORUK feeds; the import folds a UUID's case the same way), any other id (a 211's numbers)
- * the UUID v5 an import maps a non-UUID id to (src/ingest/non-uuid-ids.ts, the legacy migration).
+ * the UUID v5 an import maps a non-UUID id to (src/ingest/repairs/non-uuid-ids.ts, the legacy migration).
  */
 export function servedServiceId(sourceId: string): string {
   const id = sourceId.trim();

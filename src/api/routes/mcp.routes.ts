@@ -7,9 +7,9 @@
  */
 import { createHash } from 'node:crypto';
 import { answerMcpRequest } from '../../mcp/index.ts';
-import { tokenOf } from '../auth.ts';
-import { ApiProblem, problemResponse } from '../problem.ts';
-import { publicBaseUrl } from '../public-url.ts';
+import { tokenOf } from '../http/auth.ts';
+import { ApiProblem, problemResponse } from '../http/problem.ts';
+import { publicBaseUrl } from '../http/public-url.ts';
 import type { App } from '../types.ts';
 
 export function registerMcpRoute(app: App, token: string | undefined) {

@@ -3,12 +3,12 @@ import { z } from '@hono/zod-openapi';
 import { getOrganizationWithServices, withServices } from '../../engine/organizations.ts';
 import { organizationFullSchema } from '../../hsds/index.ts';
 import { buildOrganizationSearch } from '../../index-mapping/organization-search.query.ts';
-import { type OrganizationsParams, organizationsParams } from '../endpoint-params.ts';
-import { param, resolvePaging, withDeleted } from '../list-params.ts';
-import { listResponse, listRoutes, postedParams } from '../list-route.ts';
-import { recordResponse, recordRoute } from '../record-route.ts';
-import { organizationItemSchema, organizationPageSchema } from '../response-schemas.ts';
-import type { RouteContext } from '../route-context.ts';
+import type { RouteContext } from '../http/route-context.ts';
+import { type OrganizationsParams, organizationsParams } from '../lists/endpoint-params.ts';
+import { param, resolvePaging, withDeleted } from '../lists/list-params.ts';
+import { listResponse, listRoutes, postedParams } from '../lists/list-route.ts';
+import { recordResponse, recordRoute } from '../records/record-route.ts';
+import { organizationItemSchema, organizationPageSchema } from '../records/response-schemas.ts';
 import type { App, AppContext } from '../types.ts';
 
 const organizationsRoutes = (ctx: RouteContext) =>

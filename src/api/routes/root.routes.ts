@@ -1,8 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { checkServedData, getEngineHealth, unservedIndices } from '../../engine/index.ts';
-import { ApiProblem, errorResponses, PROBLEM_CONTENT_TYPE, problemSchema } from '../problem.ts';
-import { apiInfo } from '../profile.ts';
-import { publicBaseUrl } from '../public-url.ts';
+import { ApiProblem, errorResponses, PROBLEM_CONTENT_TYPE, problemSchema } from '../http/problem.ts';
+import { apiInfo } from '../http/profile.ts';
+import { publicBaseUrl } from '../http/public-url.ts';
 import type { App } from '../types.ts';
 
 const apiInfoSchema = z

@@ -2,23 +2,23 @@
 import { readRecord } from '../../engine/search.ts';
 import { serviceAtLocationFullSchema } from '../../hsds/index.ts';
 import { buildServiceAtLocationSearch } from '../../index-mapping/service-at-location-search.query.ts';
-import { childTermsOf } from '../child-terms.ts';
+import type { RouteContext } from '../http/route-context.ts';
+import { childTermsOf } from '../lists/child-terms.ts';
 import {
   askedAt,
   type ServiceAtLocationsParams,
   serviceAtLocationsParams,
   toServiceFilters,
-} from '../endpoint-params.ts';
-import { geocodeHeaders, resolveGeoQuery } from '../geo-params.ts';
-import { requirePostcodeForProximity, resolvePaging } from '../list-params.ts';
-import { listResponse, listRoutes, postedParams } from '../list-route.ts';
-import { meaningOf } from '../meaning.ts';
-import { nextOpenings } from '../next-openings.ts';
-import { noQuery, recordResponse, recordRoute } from '../record-route.ts';
-import { serviceAtLocationItemSchema, serviceAtLocationPageSchema } from '../response-schemas.ts';
-import type { RouteContext } from '../route-context.ts';
-import { relaxedSearches, searchExtensions } from '../search-extensions.ts';
-import { recordingSearch } from '../search-recording.ts';
+} from '../lists/endpoint-params.ts';
+import { geocodeHeaders, resolveGeoQuery } from '../lists/geo-params.ts';
+import { requirePostcodeForProximity, resolvePaging } from '../lists/list-params.ts';
+import { listResponse, listRoutes, postedParams } from '../lists/list-route.ts';
+import { meaningOf } from '../lists/meaning.ts';
+import { nextOpenings } from '../lists/next-openings.ts';
+import { relaxedSearches, searchExtensions } from '../lists/search-extensions.ts';
+import { recordingSearch } from '../lists/search-recording.ts';
+import { noQuery, recordResponse, recordRoute } from '../records/record-route.ts';
+import { serviceAtLocationItemSchema, serviceAtLocationPageSchema } from '../records/response-schemas.ts';
 import type { App, AppContext } from '../types.ts';
 
 const serviceAtLocationsRoutes = (ctx: RouteContext) =>

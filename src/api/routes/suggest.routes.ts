@@ -3,8 +3,8 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { suggest } from '../../engine/suggest.ts';
-import { integerParam } from '../list-params.ts';
-import { errorResponses } from '../problem.ts';
+import { errorResponses } from '../http/problem.ts';
+import { integerParam } from '../lists/list-params.ts';
 import type { App } from '../types.ts';
 
 export const MAX_SUGGEST_CHARS = 100;

@@ -2,22 +2,22 @@
 import { readRecord } from '../../engine/search.ts';
 import { taxonomyFullSchema, taxonomyTermFullSchema } from '../../hsds/index.ts';
 import { buildTaxonomySearch, buildTaxonomyTermSearch } from '../../index-mapping/taxonomy-search.query.ts';
+import type { RouteContext } from '../http/route-context.ts';
 import {
   type TaxonomiesParams,
   type TaxonomyTermsParams,
   taxonomiesParams,
   taxonomyTermsParams,
-} from '../endpoint-params.ts';
-import { resolvePaging, withDeleted } from '../list-params.ts';
-import { listResponse, listRoutes, postedParams } from '../list-route.ts';
-import { noQuery, recordResponse, recordRoute } from '../record-route.ts';
+} from '../lists/endpoint-params.ts';
+import { resolvePaging, withDeleted } from '../lists/list-params.ts';
+import { listResponse, listRoutes, postedParams } from '../lists/list-route.ts';
+import { noQuery, recordResponse, recordRoute } from '../records/record-route.ts';
 import {
   taxonomyItemSchema,
   taxonomyPageSchema,
   taxonomyTermItemSchema,
   taxonomyTermPageSchema,
-} from '../response-schemas.ts';
-import type { RouteContext } from '../route-context.ts';
+} from '../records/response-schemas.ts';
 import type { App, AppContext } from '../types.ts';
 
 const taxonomiesRoutes = (ctx: RouteContext) =>

@@ -22,7 +22,7 @@ import type { Engine } from '../../engine/engine.ts';
 import { readAllRecords } from '../../engine/records.ts';
 import { isRecordType, type RecordType, tabularPaths } from '../../hsds/index.ts';
 import type { RecordStoreDocument } from '../../index-mapping/record-store.document.ts';
-import { nestRecord, RecordGraph } from '../assemble.ts';
+import { nestRecord, RecordGraph } from '../publish/assemble.ts';
 
 export type ExportFormat = 'datapackage' | 'json' | 'ndjson';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['datapackage', 'json', 'ndjson'];

@@ -22,10 +22,10 @@ import {
   toRecordStoreDocument,
   toSingleDocument,
 } from '../../index-mapping/record-store.document.ts';
-import type { ChangeSet } from '../changes.ts';
-import { deletionClosure, type RecordRef } from '../deletion.ts';
-import type { IssueLog } from '../import-report.ts';
-import { PLACEHOLDER_ORGANIZATION_NAME, placeholderOrganization } from '../placeholder-organizations.ts';
+import type { ChangeSet } from '../records/changes.ts';
+import { deletionClosure, type RecordRef } from '../records/deletion.ts';
+import type { IssueLog } from './import-report.ts';
+import { PLACEHOLDER_ORGANIZATION_NAME, placeholderOrganization } from './placeholder-organizations.ts';
 import type { WriteOptions } from './store-writer.ts';
 
 /** Each document the engine refused: its records are counted rejected, not imported. */

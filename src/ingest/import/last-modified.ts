@@ -8,8 +8,8 @@ import type { Engine } from '../../engine/engine.ts';
 import { getRecords } from '../../engine/records.ts';
 import type { RecordType } from '../../hsds/index.ts';
 import type { RecordStoreDocument } from '../../index-mapping/record-store.document.ts';
-import type { FlatRecord } from '../flatten.ts';
-import { linkFieldsOf, recordKey } from '../nesting.ts';
+import type { FlatRecord } from '../records/flatten.ts';
+import { linkFieldsOf, recordKey } from '../records/nesting.ts';
 
 /** Whether two records say the same, their parent links and `last_modified` aside (key order aside). */
 export function sameContent(

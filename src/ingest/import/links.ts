@@ -11,10 +11,10 @@ import { createInterface } from 'node:readline';
 import type { Engine } from '../../engine/engine.ts';
 import { existingIds, existingKeys } from '../../engine/records.ts';
 import type { RecordType } from '../../hsds/index.ts';
-import type { FlatRecord } from '../flatten.ts';
-import type { IssueLog } from '../import-report.ts';
-import { recordKey } from '../nesting.ts';
-import { RecentWindow } from '../seen-records.ts';
+import type { FlatRecord } from '../records/flatten.ts';
+import { recordKey } from '../records/nesting.ts';
+import { RecentWindow } from '../records/seen-records.ts';
+import type { IssueLog } from './import-report.ts';
 
 type SpooledLink = [
   type: RecordType,

@@ -8,9 +8,15 @@
 
 import type { RecordType } from '../../hsds/index.ts';
 import type { RecordStoreDocument } from '../../index-mapping/record-store.document.ts';
-import type { FlatRecord, Issue } from '../flatten.ts';
-import { linkFieldsOf, recordKey } from '../nesting.ts';
-import { BloomFilter, combinedHash, hashRecord, RecentHashes, RecentWindow } from '../seen-records.ts';
+import type { FlatRecord, Issue } from '../records/flatten.ts';
+import { linkFieldsOf, recordKey } from '../records/nesting.ts';
+import {
+  BloomFilter,
+  combinedHash,
+  hashRecord,
+  RecentHashes,
+  RecentWindow,
+} from '../records/seen-records.ts';
 
 /** A flat record with its store key and the hashes of its content and of its parent links. */
 export type Hashed = { flat: FlatRecord; key: string; content: number; links: number };

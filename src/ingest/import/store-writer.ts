@@ -19,9 +19,9 @@ import {
   toRecordStoreDocument,
   toSingleDocument,
 } from '../../index-mapping/record-store.document.ts';
-import type { ChangeSet } from '../changes.ts';
-import type { FlatRecord } from '../flatten.ts';
-import { parentIdsOf } from '../nesting.ts';
+import type { ChangeSet } from '../records/changes.ts';
+import type { FlatRecord } from '../records/flatten.ts';
+import { parentIdsOf } from '../records/nesting.ts';
 
 /** How the import's bulk writers write: request size and concurrency, and the run's abort signal. */
 export type WriteOptions = {

@@ -3,10 +3,10 @@
  * and each item's issues reported, a record rejected again (an organization nested in every
  * service) only at its first occurrence.
  */
-import { type Flattened, type FlattenOptions, flattenNested, flattenRow } from '../flatten.ts';
-import type { IssueLog } from '../import-report.ts';
-import { recordKey } from '../nesting.ts';
+import { type Flattened, type FlattenOptions, flattenNested, flattenRow } from '../records/flatten.ts';
+import { recordKey } from '../records/nesting.ts';
 import type { SourceItem } from '../sources/source.ts';
+import type { IssueLog } from './import-report.ts';
 
 /** Each item's records and issues; undefined for what is no record (an issue, a deletion). */
 export const flattenItems = (

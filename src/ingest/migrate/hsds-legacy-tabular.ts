@@ -24,9 +24,9 @@
 import type { RecordType } from '../../hsds/index.ts';
 import type { Weekday } from '../../schedules/calendar.ts';
 import { readDayHours, readDays } from '../../schedules/schedule-text.ts';
-import type { Repair } from '../leniency.ts';
-import { repairMojibake } from '../mojibake.ts';
-import { copyId, identityRepair, mintedId, type RowIdentity } from '../sources/row-identity.ts';
+import type { Repair } from '../repairs/leniency.ts';
+import { repairMojibake } from '../repairs/mojibake.ts';
+import { copyId, identityRepair, mintedId, type RowIdentity } from '../repairs/row-identity.ts';
 import { MigrationNotes, migrateId, originalIdMetadata, publishedId } from './legacy-ids.ts';
 
 /** The tables of HSDS 1.x/2.0 packages, by the resource name their `datapackage.json` gives. */

@@ -9,7 +9,6 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RecordType } from '../../hsds/index.ts';
-import type { Issue } from '../flatten.ts';
 import {
   createOruk1Context,
   hasLegacyId,
@@ -18,6 +17,7 @@ import {
   migrateOruk1Service,
   migrateOruk1Taxonomy,
 } from '../migrate/oruk-1.ts';
+import type { Issue } from '../records/flatten.ts';
 import type { SourceItem } from './source.ts';
 
 export type HarvestOptions = {

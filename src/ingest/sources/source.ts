@@ -1,7 +1,7 @@
 /** What every source yields: nested items, tabular rows, or an issue it met reading. */
 import type { RecordType } from '../../hsds/index.ts';
-import type { Issue } from '../flatten.ts';
-import type { Repair } from '../leniency.ts';
+import type { Issue } from '../records/flatten.ts';
+import type { Repair } from '../repairs/leniency.ts';
 
 export type SourceItem =
   | { kind: 'nested'; type: RecordType; value: unknown; origin: string }

@@ -24,8 +24,6 @@ import {
   recordTypes,
   type TabularRow,
 } from '../../hsds/index.ts';
-import type { Issue } from '../flatten.ts';
-import type { Repair } from '../leniency.ts';
 import {
   collectFolded,
   createLegacyContext,
@@ -36,6 +34,8 @@ import {
   legacyTables,
   migrateLegacyRow,
 } from '../migrate/hsds-legacy-tabular.ts';
+import type { Issue } from '../records/flatten.ts';
+import type { Repair } from '../repairs/leniency.ts';
 import {
   copyId,
   firstOfIdLists,
@@ -44,7 +44,7 @@ import {
   RowIdentities,
   type RowIdentity,
   splitIdLists,
-} from './row-identity.ts';
+} from '../repairs/row-identity.ts';
 import type { SourceItem } from './source.ts';
 import { detectCsvEncoding, openCsvText } from './text-encoding.ts';
 

@@ -1,9 +1,9 @@
 /**
- * The validation the API serves (POST /validate; src/api/feed-validation.ts is its interface):
+ * The validation the API serves (POST /validate; src/api/validate/feed-validation.ts is its interface):
  * bodies and, where the server's policy allows, remote URLs, validated as `hsds validate` does.
  * A remote API is read up to `maxItems` items (a request must end), the body's bound is the app's.
  */
-import { type RemotePolicy, RemoteRefused } from './remote-guard.ts';
+import { type RemotePolicy, RemoteRefused } from '../../outbound/index.ts';
 import { ZipError, ZipTooLargeError } from './unzip.ts';
 import type { ValidationReport } from './validate-items.ts';
 import { bodyFormat, validateBody, validateLocation } from './validate-source.ts';

@@ -9,10 +9,11 @@
  * Memory: the keys of the records met (for distinct counts and the link check) and the issues up to
  * `maxIssues` (counted beyond it).
  */
-import type { Issue, Severity } from '../flatten.ts';
+
+import { reasonKey, type SourceKind } from '../import/import-report.ts';
 import { flattenItems } from '../import/validate.ts';
-import { reasonKey, type SourceKind } from '../import-report.ts';
-import { recordKey } from '../nesting.ts';
+import type { Issue, Severity } from '../records/flatten.ts';
+import { recordKey } from '../records/nesting.ts';
 import type { SourceItem } from '../sources/source.ts';
 
 export type ValidationTypeCounts = { kept: number; repaired: number; rejected: number };

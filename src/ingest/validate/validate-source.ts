@@ -7,11 +7,11 @@
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { detectSourceKind, isUrl, openSource } from '../import-source.ts';
+import { checkRemoteUrl, guardedFetch, type RemotePolicy, RemoteRefused } from '../../outbound/index.ts';
+import { detectSourceKind, isUrl, openSource } from '../import/import-source.ts';
 import { readRemoteSource } from '../sources/remote.source.ts';
 import type { SourceItem } from '../sources/source.ts';
 import { checkConformance } from './conformance.ts';
-import { checkRemoteUrl, guardedFetch, type RemotePolicy, RemoteRefused } from './remote-guard.ts';
 import { unzipTo } from './unzip.ts';
 import { setVerdict, type ValidationReport, validateItems } from './validate-items.ts';
 

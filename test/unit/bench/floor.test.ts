@@ -6,7 +6,7 @@ import {
   coverageOf,
   toServiceAtLocationDocument,
 } from '../../../src/index-mapping/service-at-location.document.ts';
-import { geometryFromExtent } from '../../../src/ingest/read-indices.writer.ts';
+import { geometryFromExtent } from '../../../src/ingest/publish/read-indices.writer.ts';
 import { syntheticServices } from '../ingest/fixtures.ts';
 
 /** What the engine answers for a document: `_source` without the mapping's excludes, stored fields apart. */

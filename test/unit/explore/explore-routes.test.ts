@@ -6,8 +6,8 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../../src/api/app.ts';
-import { explorePolicy, tileSource } from '../../../src/api/explore.ts';
-import { generateOpenApiDocument } from '../../../src/api/openapi-document.ts';
+import { generateOpenApiDocument } from '../../../src/api/openapi/openapi-document.ts';
+import { explorePolicy, tileSource } from '../../../src/api/routes/explore.ts';
 import { loadConfig } from '../../../src/config.ts';
 import type { Engine } from '../../../src/engine/index.ts';
 import type { GeocoderChain } from '../../../src/geo/geocoder.ts';

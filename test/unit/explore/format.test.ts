@@ -22,7 +22,7 @@ import {
   weekTable,
 } from '../../../src/explore/format.js';
 import { PLACEHOLDER_FIELD } from '../../../src/hsds/index.ts';
-import { placeholderOrganization } from '../../../src/ingest/placeholder-organizations.ts';
+import { placeholderOrganization } from '../../../src/ingest/import/placeholder-organizations.ts';
 
 const weekly = (byday: string, opens_at: string, closes_at: string, extra: Record<string, unknown> = {}) => ({
   id: 'x',

@@ -4,7 +4,7 @@ import {
   MAX_ALTERNATE_NAMES_PER_TERM,
   taxonomySynonymRules,
 } from '../../../src/index-mapping/taxonomy-vocabulary.ts';
-import { flattenRow } from '../../../src/ingest/flatten.ts';
+import { flattenRow } from '../../../src/ingest/records/flatten.ts';
 
 const TERM = '22222222-2222-4222-8222-222222222222';
 

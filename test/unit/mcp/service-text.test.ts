@@ -1,6 +1,6 @@
 /** The plain-language lines of a search result: what the record says, and no line for what it does not. */
 import { describe, expect, it } from 'vitest';
-import { placeholderOrganization } from '../../../src/ingest/placeholder-organizations.ts';
+import { placeholderOrganization } from '../../../src/ingest/import/placeholder-organizations.ts';
 import {
   describeService,
   openingTimesOf,

@@ -4,8 +4,8 @@
  * openapi.json is the document without tokens, so without the admin routes.
  */
 import { describe, expect, it } from 'vitest';
-import { newToken } from '../../../src/api/auth.ts';
-import { generateOpenApiDocument } from '../../../src/api/openapi-document.ts';
+import { newToken } from '../../../src/api/http/auth.ts';
+import { generateOpenApiDocument } from '../../../src/api/openapi/openapi-document.ts';
 import { loadConfig } from '../../../src/config.ts';
 
 type Schema = { properties?: Record<string, Schema>; required?: string[]; $ref?: string; enum?: string[] };

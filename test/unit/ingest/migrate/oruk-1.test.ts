@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { flattenNested } from '../../../../src/ingest/flatten.ts';
 import { migrateId } from '../../../../src/ingest/migrate/legacy-ids.ts';
 import {
   createOruk1Context,
   looksLikeOruk1,
   migrateOruk1Service,
 } from '../../../../src/ingest/migrate/oruk-1.ts';
+import { flattenNested } from '../../../../src/ingest/records/flatten.ts';
 
 type Obj = Record<string, unknown>;
 const feed = JSON.parse(readFileSync('test/fixtures/real-world/oruk-1.0.json', 'utf8')) as Obj[];
