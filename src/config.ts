@@ -165,7 +165,7 @@ export const configSchema = z.object({
     .max(60)
     .default('hsds')
     .describe(
-      'The start of every index name: several directories (or test runs) share one engine under different prefixes.',
+      'Every index and alias starts with `<prefix>-`: several directories (or test runs) share one engine under different prefixes.',
     ),
   // Unset: chosen by the cluster's size when an index is created (src/engine/layout.ts).
   INDEX_SHARDS: z
@@ -213,7 +213,7 @@ export const configSchema = z.object({
     .enum(['hsds', 'oruk'])
     .default('hsds')
     .describe(
-      "The profile GET / and the OpenAPI document state, and the list routes' parameters: `hsds` (HSDS 3.1) or `oruk` (Open Referral UK, HSDS-UK 3.0).",
+      "The profile GET / and the OpenAPI document state, and the list routes' parameters: `hsds` (HSDS 3.1.1) or `oruk` (Open Referral UK, `HSDS-UK-3.0`).",
     ),
   DIRECTORY_TIMEZONE: z
     .string()
@@ -222,7 +222,9 @@ export const configSchema = z.object({
     .describe(
       'Local time of schedules that state no offset, and of an `open_at` written without one (an IANA zone).',
     ),
-  PROFILE_URL: optionalUrl.describe('Overrides the profile URI that GET / reports.'),
+  PROFILE_URL: optionalUrl.describe(
+    "Overrides the profile URI that GET / reports (unset: the profile's documentation).",
+  ),
   API_DESCRIPTION: z
     .string()
     .default('An Open Referral HSDS directory of human services.')
@@ -431,14 +433,16 @@ export const configSchema = z.object({
     ),
   POSTCODES_IO_URL: z
     .preprocess((v) => (v === '' ? undefined : v), z.url().default('https://api.postcodes.io'))
-    .describe('The postcodes.io-compatible service the `postcodes-io` geocoder asks.'),
+    .describe(
+      'The postcodes.io-compatible service the `postcodes-io` geocoder asks (a path prefix is allowed).',
+    ),
   GEOCODER_TIMEOUT_MS: z.coerce
     .number()
     .int()
     .min(50)
     .max(60_000)
     .default(3000)
-    .describe('How long one postcodes.io lookup may take.'),
+    .describe('How long one postcodes.io lookup may take, retries and outcode fallback included.'),
   GEOCODER_CACHE_SIZE: z.coerce
     .number()
     .int()
