@@ -1,7 +1,7 @@
 /**
  * `npm run bench:compare`: this API against the PostgreSQL + PostGIS baseline
  * (../shared/baseline-postgis, or BASELINE_DIR), on the same machine, the same file, the same
- * requests, interleaved. README.md (Benchmarks) says how to run it and what the baseline is.
+ * requests, interleaved. docs/benchmarks.md says how to run it and what the baseline is.
  *
  *   npm run bench:compare -- [--datasets uk,us] [--services 100000] [--seconds 8] [--rounds 2]
  *     [--connections 16] [--reuse] [--skip-import] [--skip-floor] [--api-port P] [--baseline-port P]

@@ -26,7 +26,7 @@ const SKIP = new Set(['node_modules', '.pg', 'data', '.gitignore']);
 export function prepareBaseline(settings: BaselineSettings, log: (line: string) => void): void {
   if (!existsSync(join(settings.source, 'load.mjs'))) {
     throw new Error(
-      `no baseline at ${settings.source}: set BASELINE_DIR to a copy of baseline-postgis (see README.md, Benchmarks)`,
+      `no baseline at ${settings.source}: set BASELINE_DIR to a copy of baseline-postgis (see docs/benchmarks.md)`,
     );
   }
   mkdirSync(settings.workDir, { recursive: true });

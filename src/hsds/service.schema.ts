@@ -163,7 +163,7 @@ export const serviceSchema = z
       .array(scheduleEntrySchema)
       .openapi({
         description:
-          'HSDS 3.3 (optional): the service\'s regular operating hours, which 3.3 prefers to `schedules`: schedules held in the service itself. Imported and written with the leniency of `schedules` (README, "How imports treat messy data"), served back, and counted by `open_at` and `open_now`.',
+          'HSDS 3.3 (optional): the service\'s regular operating hours, which 3.3 prefers to `schedules`: schedules held in the service itself. Imported and written with the leniency of `schedules` (docs/loading-data.md, "How imports treat messy data"), served back, and counted by `open_at` and `open_now`.',
       })
       .optional(),
     events: z

@@ -71,7 +71,7 @@ export function serviceAtLocationOpeningRules(
 /**
  * `schedules`: the service-at-location's own, else its location's, else the service's: the most
  * specific statement of when this place offers this service. `opening` (open_at, open_now): its
- * own schedules, else its service's (with 3.3 operating hours and events), as the README words it:
+ * own schedules, else its service's (with 3.3 operating hours and events), as docs/api.md ("Open now") words it:
  * a location's hours are the building's, not the service's. Taxonomy terms: the service's and
  * the service-at-location's own attributes.
  */

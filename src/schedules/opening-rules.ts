@@ -11,7 +11,7 @@
  * summer time needs no reindex. Nothing here depends on when it was computed, so nothing goes
  * stale: the engine tests the rules against the instant of each search.
  *
- * Semantics (README, "Open now"): freq WEEKLY, MONTHLY (and DAILY); no freq reads as WEEKLY with
+ * Semantics (docs/api.md, "Open now"): freq WEEKLY, MONTHLY (and DAILY); no freq reads as WEEKLY with
  * `byday`, MONTHLY with `bymonthday`, else the single date `dtstart`. `interval` counts weeks
  * (from Monday), months or days from `dtstart` (else `valid_from`). `count` ends the rule at its
  * count-th occurrence, found by the `rrule` library. `valid_from`/`valid_to`, `dtstart`/`until`
@@ -56,7 +56,7 @@ export type OpeningRule = {
 export const NO_FIRST_DAY = -1_000_000;
 export const NO_LAST_DAY = 10_000_000;
 
-/** The longest intervals a search tests: longer ones never match (README). */
+/** The longest intervals a search tests: longer ones never match (docs/api.md, "Open now"). */
 export const MAX_INTERVAL = { W: 104, M: 36, D: 62 } as const;
 type Unit = keyof typeof MAX_INTERVAL;
 

@@ -1,5 +1,5 @@
 /**
- * `open_at` and `open_now` against the real engine: each rule of the README's "Open now" (weekly,
+ * `open_at` and `open_now` against the real engine: each rule of docs/api.md's "Open now" (weekly,
  * interval from dtstart, monthly by weekday ordinal and by month day, count, until,
  * valid_from/valid_to, past midnight, `timezone`, an offset in `opens_at`, DIRECTORY_TIMEZONE,
  * service_at_location versus service schedules, HSDS 3.3 operating hours and events, no

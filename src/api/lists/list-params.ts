@@ -220,7 +220,7 @@ export const param = {
         type: 'string',
         example: '2026-03-07T10:30:00+00:00',
         description:
-          "An extension of this API: only records open at this instant by one of their schedules (README, \"Open now\"): RRULE `freq` WEEKLY or MONTHLY, `interval` counted from `dtstart`, `byday` (with ordinals such as `1MO`, `-1FR`), `bymonthday`, `count`, `until`, `valid_from`/`valid_to`; hours past midnight run into the next day. Local time is the schedule's `timezone` (a UTC offset), else the offset in its `opens_at`, else the server's DIRECTORY_TIMEZONE; an instant without an offset is in DIRECTORY_TIMEZONE. A service is open when one of its own schedules (with HSDS 3.3 `operating_hours` and `events`) or one of its service_at_locations' is; a service_at_location by its own schedules, else by its service's. A record with no schedule is never returned.",
+          "An extension of this API: only records open at this instant by one of their schedules (docs/api.md, \"Open now\"): RRULE `freq` WEEKLY or MONTHLY, `interval` counted from `dtstart`, `byday` (with ordinals such as `1MO`, `-1FR`), `bymonthday`, `count`, `until`, `valid_from`/`valid_to`; hours past midnight run into the next day. Local time is the schedule's `timezone` (a UTC offset), else the offset in its `opens_at`, else the server's DIRECTORY_TIMEZONE; an instant without an offset is in DIRECTORY_TIMEZONE. A service is open when one of its own schedules (with HSDS 3.3 `operating_hours` and `events`) or one of its service_at_locations' is; a service_at_location by its own schedules, else by its service's. A record with no schedule is never returned.",
       }),
   ),
   openNow: blankIsAbsent(() =>

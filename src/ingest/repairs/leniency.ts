@@ -3,7 +3,7 @@
  * and what import makes of them before validation. Pure, no I/O; flatten.ts applies it to every
  * record (nested items and tabular rows) unless the import is `strict`.
  *
- * The policy (the README's "How imports treat messy data" says the same for operators):
+ * The policy (docs/loading-data.md, "How imports treat messy data", says the same for operators):
  * - `""` and whitespace-only values are absent, like `null`; but a required text field (a name, a
  *   description, an address's `country`) that is blank in JSON is kept as `""`, which HSDS JSON
  *   allows, with a warning: rejecting it would lose the record and everything nested in it;
