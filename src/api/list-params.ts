@@ -175,7 +175,7 @@ export const param = {
   taxonomyTermId: blankIsAbsent(() => idParam('Search for records with particular taxonomy_term.')),
   includeChildTerms: blankIsAbsent(() =>
     booleanParam(
-      'An extension of this API: with `taxonomy_term_id`, `true` also finds records linked to any term below it (its children, their children, and so on; up to 5,000 terms), so a broad category finds the services filed under its narrower ones.',
+      'An extension of this API, on by default: `taxonomy_term_id` also finds records linked to any term below it (its children, their children, and so on; up to 5,000 terms), so a broad category finds the services filed under its narrower ones; `taxonomy_id` also finds records linked to terms below its terms that name no taxonomy or another. `false` matches the term or taxonomy alone.',
     ),
   ),
   taxonomyId: blankIsAbsent(() => idParam('Search for records which contain any term with this taxonomy.')),

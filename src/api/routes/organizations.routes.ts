@@ -3,6 +3,7 @@ import { z } from '@hono/zod-openapi';
 import { getOrganizationWithServices, withServices } from '../../engine/organizations.ts';
 import { organizationFullSchema } from '../../hsds/index.ts';
 import { buildOrganizationSearch } from '../../index-mapping/organization-search.query.ts';
+import { childTermsOf } from '../child-terms.ts';
 import { type OrganizationsParams, organizationsParams } from '../endpoint-params.ts';
 import { param, resolvePaging, withDeleted } from '../list-params.ts';
 import { listResponse, listRoutes, postedParams } from '../list-route.ts';
@@ -45,7 +46,12 @@ async function listOrganizations(ctx: RouteContext, c: AppContext, p: Organizati
   const nested = p.full === true || p.full_service === true;
   const request = withDeleted(
     buildOrganizationSearch(
-      { search: p.search, taxonomyTermId: p.taxonomy_term_id, taxonomyId: p.taxonomy_id },
+      {
+        search: p.search,
+        taxonomyTermId: p.taxonomy_term_id,
+        taxonomyId: p.taxonomy_id,
+        ...(await childTermsOf(c, p)),
+      },
       nested ? 'full' : 'list',
     ),
     p.include_deleted,
