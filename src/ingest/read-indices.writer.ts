@@ -44,6 +44,7 @@ import { toServiceDocument } from '../index-mapping/service.document.ts';
 import {
   type AreaGeometry,
   coverageOf,
+  serviceCoverageOf,
   toServiceAtLocationDocument,
   toServiceOfServiceAtLocation,
 } from '../index-mapping/service-at-location.document.ts';
@@ -319,7 +320,7 @@ async function writeServices(
     group = undefined;
   };
   for await (const service of iterate(input.services)) {
-    const document = toServiceDocument(service);
+    const document = toServiceDocument(service, serviceCoverageOf(service, geometryOf));
     if (grouped) {
       if (group && group.id !== document.organization_id) await endGroup();
       if (!group && document.organization_id) group = { id: document.organization_id };
