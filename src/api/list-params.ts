@@ -263,7 +263,7 @@ export const param = {
   ),
   servicePostcode: blankIsAbsent(() =>
     stringParam(
-      'The postcode or zip code of a point to sort services by: nearest location first (services without a located one last). If `proximity` is provided, only services with a location within the proximity from the centroid of the postcode. Service areas are not asked here: `/service_at_locations` keeps only results whose `service_area` covers the postcode. A UK postcode (AB10 1AB), UK outcode (AB10) or US ZIP code (12345). Malformed: 400 `invalid-parameter`. Well-formed but known to no geocoder on this server: 400 `unknown-postcode`. No geocoder reachable: 503. The `Postcode-Precision`, `Postcode-Matched` and `Postcode-Centroid` response headers say which centroid was used.',
+      'The postcode or zip code of a point to sort services by: nearest location first (services without a located one last). If `proximity` is provided, only services with a location within the proximity from the centroid of the postcode, or with a `service_area` (of the service or of one of its service_at_locations) that covers the centroid: those with a location within come first, nearest first, then those the area alone brings, by name. (`/service_at_locations` keeps only results whose `service_area` covers the postcode, with or without `proximity`.) A UK postcode (AB10 1AB), UK outcode (AB10) or US ZIP code (12345). Malformed: 400 `invalid-parameter`. Well-formed but known to no geocoder on this server: 400 `unknown-postcode`. No geocoder reachable: 503. The `Postcode-Precision`, `Postcode-Matched` and `Postcode-Centroid` response headers say which centroid was used.',
       32,
     ),
   ),
