@@ -7,7 +7,7 @@
 export { type DeleteSourceResult, deleteSource } from './delete-source.ts';
 export { EXPORT_FORMATS, type ExportFormat, exportDirectory } from './export/export-directory.ts';
 export { checkIdCase, fixIdCase, formatIdCaseReport } from './id-case.ts';
-export { formatImportSummary } from './import-report.ts';
+export { formatImportSummary, type ImportSummary } from './import-report.ts';
 export { isUrl } from './import-source.ts';
 export { deleteRecords, importAndReindex, reindexWithProgress, serveTaxonomySynonyms } from './pipeline.ts';
 export { importPostcodeCsv, importPostcodeRows } from './postcode-import.ts';
