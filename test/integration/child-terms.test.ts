@@ -8,7 +8,7 @@
  * taxonomy, as ORUK feeds' child terms often do), and Money, with no children. One service filed
  * under each term, each with a place and an organization of its own.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { App } from '../../src/api/types.ts';
 import { getPage, type JsonObject } from '../support/api-requests.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
@@ -152,5 +152,46 @@ describe('taxonomy_id', () => {
     expect(await servicesOf(`taxonomy_id=${TAXONOMY.id}&include_child_terms=false`)).not.toContain(
       'Lunch club',
     );
+  });
+});
+
+describe('the taxonomy tree', () => {
+  /** Searches of the taxonomy_terms index while `run` runs. */
+  async function treeReads(run: () => Promise<unknown>): Promise<number> {
+    const search = vi.spyOn(engine.client, 'search');
+    try {
+      await run();
+      return search.mock.calls.filter(([params]) =>
+        String((params as { index?: unknown } | undefined)?.index ?? '').includes('taxonomy_terms'),
+      ).length;
+    } finally {
+      search.mockRestore();
+    }
+  }
+
+  it('is read once, and not again while the served data stays as it is', async () => {
+    await servicesOf(`taxonomy_term_id=${FOOD.id}`);
+    const reads = await treeReads(async () => {
+      await servicesOf(`taxonomy_term_id=${BANKS.id}`);
+      await servicesOf(`taxonomy_id=${TAXONOMY.id}`);
+      await getPage(app, `/organizations?taxonomy_term_id=${FOOD.id}`, 'organization_list_item');
+    });
+    expect(reads).toBe(0);
+  });
+
+  it('is read again once the served data changed', async () => {
+    // Emergency parcels moves under Money: Food no longer finds the parcel run.
+    await seedReadIndices(engine, {
+      services: [PANTRY, FOOD_BANK, PARCEL_RUN, LUNCH_CLUB, ADVICE],
+      taxonomies: [TAXONOMY],
+      taxonomyTerms: [FOOD, BANKS, { ...PARCELS, parent_id: MONEY.id }, LUNCH, MONEY],
+    });
+    // The served data's change time is read at most once a second.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const reads = await treeReads(async () => {
+      expect(await servicesOf(`taxonomy_term_id=${MONEY.id}`)).toEqual(['Money advice', 'Parcel run']);
+    });
+    expect(reads).toBe(1);
+    expect(await servicesOf(`taxonomy_term_id=${FOOD.id}`)).toEqual(['Food bank', 'Lunch club', 'Pantry']);
   });
 });
