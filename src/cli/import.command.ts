@@ -2,7 +2,8 @@
  * `hsds import <file|dir|url> [--source NAME] [--sync] [--since TIME|last] [--no-reindex] [--strict]
  * [--report FILE]`: import HSDS JSON, a tabular data package or a remote HSDS API into the records
  * store, then publish what changed (or rebuild the read indices on a first load). The import's
- * summary is printed before publishing starts, so a failing publish cannot hide it.
+ * summary is printed before publishing starts, so a failing publish cannot hide it; a one-line
+ * verdict ends the run, its exit code the same verdict (import-verdict.ts), as `hsds validate` does.
  */
 import { parseArgs } from 'node:util';
 import { lastCompleteImport } from '../engine/control.ts';
@@ -13,6 +14,7 @@ import {
   importAndReindex,
   isUrl,
 } from '../ingest/index.ts';
+import { formatImportVerdict, IMPORT_EXIT_CODES, importVerdict } from './import-verdict.ts';
 import { openRuntime } from './runtime.ts';
 
 const usage = `usage: hsds import <file|dir|url> [--source NAME] [--sync] [--since TIME|last]
@@ -33,7 +35,13 @@ const usage = `usage: hsds import <file|dir|url> [--source NAME] [--sync] [--sin
   --strict       validate records as published: no repairs, an invalid optional field rejects
                  its record (for publishers checking their own feed)
   --report FILE  where the full JSON report goes (default reports/import-<time>.json)
-  --quiet        no progress bars`;
+  --quiet        no progress bars
+  It ends with a one-line verdict, and the exit code says the same:
+    0  imported as published, or imported with repairs: every record kept (the report says which repairs)
+    3  imported, some records rejected: the good records are kept and published; the report says
+       which were rejected and why
+    1  not imported: the source had items and none could be kept, or the import or publish failed
+    2  usage error`;
 
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -102,7 +110,9 @@ export async function run(args: string[]): Promise<number> {
       console.log(
         '\nNot published (--no-reindex); run `hsds publish` or `hsds reindex` to publish the import.',
       );
-    return result.import.summary.records === 0 && result.import.summary.items > 0 ? 1 : 0;
+    const { summary } = result.import;
+    console.log(`\n${formatImportVerdict(summary, result.import.reportFile)}`);
+    return IMPORT_EXIT_CODES[importVerdict(summary)];
   } finally {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);

@@ -9,7 +9,8 @@ const usage = `usage: hsds <command> [options]
 commands:
   serve [--demo]                         serve the API (--demo loads demo data into empty indices)
   import <file|dir|url> [--sync]        import HSDS JSON, a tabular data package or a remote HSDS API,
-                                         and publish what changed (--help for --source, --since...)
+                                         and publish what changed, ending with a verdict (exit 3 when
+                                         records were rejected; --help for --source, --since...)
   validate <file|dir|url> [--strict]     what an import would keep, repair and reject, writing nothing;
                                          for a URL, the API's conformance too (exit 1 when not valid)
   export --format F --out DIR            write the served directory as an HSDS 3.1 tabular data package

@@ -39,6 +39,12 @@ export type ServiceDocument = ServiceSearchFields & {
   id: string;
   suggest?: SuggestField;
   location_points: GeoPoint[];
+  /**
+   * Where the service is offered, from every service area it or its service-at-locations name:
+   * its inside cells and edge, as a service_at_location's (`/services?postcode=&proximity=`).
+   */
+  coverage_cells?: string[];
+  coverage_edge?: Geometry;
   /** Every id the record nests or points at (nested-ids.ts). */
   nested_ids: string[];
   record: Record<string, unknown>;

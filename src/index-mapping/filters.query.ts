@@ -14,7 +14,7 @@ const idTerm = (field: string, id: string): QueryDsl => ({ terms: { [field]: cas
 
 /**
  * Records linked to this taxonomy term (through their attributes), or to any of the terms below it
- * when they are given (`include_child_terms`; read from the store, so in the case it holds).
+ * when they are given (`include_child_terms`; read from the served terms, so in the case they hold).
  */
 export const taxonomyTermFilter = (
   id: Maybe<string>,
@@ -26,9 +26,21 @@ export const taxonomyTermFilter = (
       ? idTerm(F.taxonomyTermIds, id)
       : { terms: { [F.taxonomyTermIds]: [...caseVariants(id), ...descendants] } };
 
-/** Records with any term from this taxonomy. */
-export const taxonomyFilter = (id: Maybe<string>): Maybe<QueryDsl> =>
-  id === undefined ? undefined : idTerm(F.taxonomyIds, id);
+/**
+ * Records with any term from this taxonomy, or with any of `descendants`: terms below the
+ * taxonomy's own that name no taxonomy or another (`include_child_terms`).
+ */
+export const taxonomyFilter = (id: Maybe<string>, descendants: readonly string[] = []): Maybe<QueryDsl> =>
+  id === undefined
+    ? undefined
+    : descendants.length === 0
+      ? idTerm(F.taxonomyIds, id)
+      : {
+          bool: {
+            should: [idTerm(F.taxonomyIds, id), { terms: { [F.taxonomyTermIds]: [...descendants] } }],
+            minimum_should_match: 1,
+          },
+        };
 
 /** Services (or service-at-locations) run by this organization. */
 export const organizationFilter = (id: Maybe<string>): Maybe<QueryDsl> =>

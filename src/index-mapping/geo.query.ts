@@ -87,9 +87,10 @@ export function geoFilter(geo: GeoQuery | undefined): { filters: QueryDsl[]; sor
 
 /**
  * The same on /services, whose documents hold the points of all the service's locations
- * (`location_points`) but no service area: `proximity` keeps services with a location within the
- * distance, and they come nearest location first (services without a located one last). Service
- * areas are asked only on /service_at_locations, where each result carries its coverage.
+ * (`location_points`) and the coverage of every service area it names: `proximity` keeps services
+ * with a location within the distance or an area that covers the point (a helpline for a county,
+ * a visiting service with no premises). Services come nearest location first; those with no
+ * located place (covering ones, under `proximity`) after them, by name.
  */
 export function serviceGeoFilter(geo: GeoQuery | undefined): { filters: QueryDsl[]; sort: SortClause[] } {
   if (!geo) return { filters: [], sort: [] };
@@ -97,7 +98,18 @@ export function serviceGeoFilter(geo: GeoQuery | undefined): { filters: QueryDsl
     filters:
       geo.proximityMetres === undefined
         ? []
-        : [proximityFilter(geo.point, geo.proximityMetres, F.locationPoints)],
+        : [
+            {
+              bool: {
+                should: [
+                  proximityFilter(geo.point, geo.proximityMetres, F.locationPoints),
+                  { terms: { [F.coverageCells]: pointCells(geo.point) } },
+                  containsPoint(F.coverageEdge, geo.point),
+                ],
+                minimum_should_match: 1,
+              },
+            },
+          ],
     sort: [distanceSort(geo.point, F.locationPoints)],
   };
 }

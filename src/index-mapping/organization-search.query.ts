@@ -19,6 +19,10 @@ export type OrganizationFilters = {
   /** Organizations running a service with this term. */
   taxonomyTermId?: string | undefined;
   taxonomyId?: string | undefined;
+  /** The terms below `taxonomyTermId` (`include_child_terms`). */
+  childTermIds?: readonly string[] | undefined;
+  /** The terms below `taxonomyId`'s terms that are not of it (`include_child_terms`). */
+  taxonomyChildTermIds?: readonly string[] | undefined;
 };
 
 export function buildOrganizationSearch(params: OrganizationFilters, shape: 'list' | 'full'): SearchRequest {
@@ -27,7 +31,10 @@ export function buildOrganizationSearch(params: OrganizationFilters, shape: 'lis
     index: 'organizations',
     query: composeQuery(
       text,
-      presentFilters(taxonomyTermFilter(params.taxonomyTermId), taxonomyFilter(params.taxonomyId)),
+      presentFilters(
+        taxonomyTermFilter(params.taxonomyTermId, params.childTermIds),
+        taxonomyFilter(params.taxonomyId, params.taxonomyChildTermIds),
+      ),
     ),
     sort: sortOrder({ relevance: text !== undefined }),
     source: shape === 'full' ? FULL_RECORD : ORGANIZATION_LIST_ITEM,

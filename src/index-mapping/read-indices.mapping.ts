@@ -85,6 +85,9 @@ export const readIndexMappings = {
       ...serviceSearchFields,
       [F.suggest]: completion,
       [F.locationPoints]: { type: 'geo_point' },
+      // The service's coverage, searched as a service_at_location's is (below); not kept whole.
+      [F.coverageCells]: { type: 'keyword', index_options: 'docs', doc_values: false },
+      [F.coverageEdge]: { type: 'geo_shape' },
       [F.nestedIds]: keyword,
       [F.record]: storedOnly,
       [F.listItem]: listItemField,

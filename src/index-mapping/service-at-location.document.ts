@@ -43,6 +43,29 @@ export function coverageOf(
 }
 
 /**
+ * Where a service is offered, for /services: the geometries of every service area it names and
+ * every one its service-at-locations name (each place's own), as one shape.
+ */
+export function serviceCoverageOf(
+  service: Pick<ServiceFull, 'service_areas' | 'service_at_locations'>,
+  geometryOf: (area: ServiceAreaFull) => AreaGeometry | undefined,
+): Geometry | undefined {
+  const areas = [
+    ...(service.service_areas ?? []),
+    ...(service.service_at_locations ?? []).flatMap((sal) => sal.service_areas ?? []),
+  ];
+  const seen = new Set<string>();
+  const geometries: AreaGeometry[] = [];
+  for (const area of areas) {
+    if (seen.has(area.id)) continue;
+    seen.add(area.id);
+    const geometry = geometryOf(area);
+    if (geometry) geometries.push(geometry);
+  }
+  return toCoverage(geometries);
+}
+
+/**
  * The coverage as kept (`_source` only) and as searched: its inside cells and its edge
  * (src/geo/coverage-cells.ts).
  */

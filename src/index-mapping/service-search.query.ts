@@ -77,6 +77,8 @@ export type ServiceFilters = {
   /** The terms below `taxonomyTermId`, matched with it (`include_child_terms`). */
   childTermIds?: readonly string[] | undefined;
   taxonomyId?: string | undefined;
+  /** The terms below `taxonomyId`'s terms that are not of it, matched with it (`include_child_terms`). */
+  taxonomyChildTermIds?: readonly string[] | undefined;
   organizationId?: string | undefined;
   modifiedAfter?: string | undefined;
   /** UK profile. */
@@ -133,7 +135,7 @@ const serviceSources: Record<ServiceShape, readonly string[]> = {
 export function serviceFilters(params: ServiceFilters) {
   return presentFilters(
     taxonomyTermFilter(params.taxonomyTermId, params.childTermIds),
-    taxonomyFilter(params.taxonomyId),
+    taxonomyFilter(params.taxonomyId, params.taxonomyChildTermIds),
     organizationFilter(params.organizationId),
     modifiedAfterFilter(params.modifiedAfter),
     ageFilters(params.minimumAge, params.maximumAge),

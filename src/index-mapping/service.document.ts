@@ -2,6 +2,8 @@
  * The `services` document: the fully nested service as GET /services/{id} serves it (`record`),
  * plus the fields queries search, filter and sort on. Pure: nested HSDS in, document out.
  */
+import type { Geometry } from 'geojson';
+import { coverageCells } from '../geo/coverage-cells.ts';
 import {
   type AttributeFull,
   isPlaceholderOrganization,
@@ -164,7 +166,17 @@ export function toServiceSearchFields(
  * operating hours and events and its service-at-locations' schedules. `location_points`: one per
  * located service-at-location.
  */
-export function toServiceDocument(service: ServiceFull): ServiceDocument {
+/** A coverage's inside cells and edge (src/geo/coverage-cells.ts), as searched. */
+function coverageSearchFields(coverage: Geometry): Pick<ServiceDocument, 'coverage_cells' | 'coverage_edge'> {
+  const { cells, edge } = coverageCells(coverage);
+  return { coverage_cells: cells, ...(edge ? { coverage_edge: edge } : {}) };
+}
+
+/**
+ * `coverage`: one shape of every service area the service and its service-at-locations name (see
+ * coverageOf in service-at-location.document.ts), searched by its cells and edge.
+ */
+export function toServiceDocument(service: ServiceFull, coverage?: Geometry): ServiceDocument {
   // One schedule may be listed under the service and under its service-at-location too.
   const byId = new Map<string, ScheduleFull>();
   for (const schedule of [
@@ -186,6 +198,7 @@ export function toServiceDocument(service: ServiceFull): ServiceDocument {
     ...toServiceSearchFields(service, { schedules, opening }),
     ...(suggest ? { suggest } : {}),
     location_points: [...points.values()],
+    ...(coverage ? coverageSearchFields(coverage) : {}),
     nested_ids: nestedIdsOf(service),
     record: service as Record<string, unknown>,
     list_item: listItemText('services', service as Record<string, unknown>),

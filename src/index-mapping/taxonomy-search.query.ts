@@ -3,8 +3,14 @@
  */
 import { F } from './fields.ts';
 import { parentFilter, presentFilters, taxonomyIdFilter, topLevelFilter } from './filters.query.ts';
-import { caseVariants } from './ids.ts';
-import { composeQuery, type SearchRequest, STREAM_BATCH, sortOrder } from './search.query.ts';
+import {
+  composeQuery,
+  type QueryDsl,
+  RESULT_WINDOW,
+  type SearchRequest,
+  STREAM_BATCH,
+  sortOrder,
+} from './search.query.ts';
 import { FULL_RECORD } from './sources.query.ts';
 import { type TextFields, textQuery } from './text.query.ts';
 
@@ -54,16 +60,19 @@ export function buildTaxonomyTermSearch(params: TaxonomyTermFilters): SearchRequ
   };
 }
 
+/** Terms per page of the taxonomy tree: the engine's default result window, so one page in practice. */
+export const TERM_TREE_PAGE = RESULT_WINDOW;
+
 /**
- * The terms whose parent is one of `parentIds` (one level of a term's descendants: the caller
- * walks down level by level), their ids only.
+ * A page of every served term, in id order after the sort values `after`, each with only its id,
+ * parent and taxonomy: the tree `include_child_terms` walks in memory.
  */
-export function buildChildTermsSearch(parentIds: readonly string[]): SearchRequest {
+export function buildTermTreePageBody(size: number, after: readonly unknown[] | undefined): QueryDsl {
   return {
-    index: 'taxonomy_terms',
-    query: composeQuery(undefined, [{ terms: { [F.parentId]: parentIds.flatMap(caseVariants) } }]),
-    sort: sortOrder({ relevance: false }),
-    source: [`${F.record}.id`],
-    batchSize: STREAM_BATCH.minimal,
+    size,
+    sort: [{ [F.id]: 'asc' }],
+    _source: [`${F.record}.id`, F.parentId, F.taxonomyId],
+    track_total_hits: false,
+    ...(after ? { search_after: after } : {}),
   };
 }

@@ -5,7 +5,7 @@
  */
 
 export { EXPORT_FORMATS, type ExportFormat, exportDirectory } from './export/export-directory.ts';
-export { formatImportSummary } from './import/import-report.ts';
+export { formatImportSummary, type ImportSummary } from './import/import-report.ts';
 export { isUrl } from './import/import-source.ts';
 export { importPostcodeCsv, importPostcodeRows } from './import/postcode-import.ts';
 export { createProgressBar } from './import/progress.ts';

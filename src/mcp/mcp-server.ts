@@ -166,14 +166,13 @@ export function createMcpServer(deps: McpDeps): McpServer {
       const { text, per_page, ...rest } = args;
       // Near a place: the places services are offered at, nearest first. Otherwise the services
       // themselves, so a directory whose services publish no location is searched too, and each
-      // service is counted once. A broad category includes its narrower terms.
+      // service is counted once. A broad category includes its narrower terms (the API default).
       // (A distance alone goes there too, to be told it needs a postcode.)
       const byPlace =
         (args.postcode !== undefined && args.postcode.trim() !== '') || args.proximity !== undefined;
       const query = queryOf({
         search: text,
         ...rest,
-        ...(rest.taxonomy_term_id ? { include_child_terms: true } : {}),
         per_page: per_page ?? 10,
         full: true,
       });

@@ -17,7 +17,10 @@
  * count-th occurrence, found by the `rrule` library. `valid_from`/`valid_to`, `dtstart`/`until`
  * bound the dates. An occurrence on date d is open from d + opens_at to d + closes_at, on the next
  * day when closes_at is not after opens_at; a missing opens_at is midnight, a missing closes_at the
- * end of the day. `byweekno`, `byyearday` and `wkst` are not read.
+ * end of the day. A schedule with neither time gives its days but not its hours: unknown hours,
+ * not open all day, so it gives no rule (an `open_now` search would otherwise find a Monday
+ * advice session "open" at 3 a.m.), unless its description or notes say open 24 hours (`24/7`).
+ * `byweekno`, `byyearday` and `wkst` are not read.
  */
 import { createRequire } from 'node:module';
 import type { ScheduleFull } from '../hsds/index.ts';
@@ -32,6 +35,7 @@ import {
   weekIndex,
   zoneOffsetMinutes,
 } from './calendar.ts';
+import { mentionsAllDay } from './schedule-text.ts';
 
 // rrule ships CommonJS (UMD) whose named exports Node cannot see from ESM.
 const { RRule } = createRequire(import.meta.url)('rrule') as typeof import('rrule');
@@ -159,10 +163,19 @@ function countEnd(
   return last === undefined ? NO_FIRST_DAY : Math.floor(last.getTime() / 86_400_000);
 }
 
+const blank = (time: string | undefined) => time === undefined || time.trim() === '';
+
+/** Neither time given, and no word that it is open all day: the hours are unknown. */
+const hoursUnknown = (schedule: ScheduleFull) =>
+  blank(schedule.opens_at) &&
+  blank(schedule.closes_at) &&
+  ![schedule.description, schedule.notes].some((text) => typeof text === 'string' && mentionsAllDay(text));
+
 /** The opening rule of one schedule, or undefined when it says nothing a date and time can match. */
 export function toOpeningRule(schedule: ScheduleFull): OpeningRule | undefined {
   const freq = frequencyOf(schedule);
   if (freq === undefined || unreadable(schedule.opens_at) || unreadable(schedule.closes_at)) return undefined;
+  if (hoursUnknown(schedule)) return undefined;
   const dtstart = dayNumber(schedule.dtstart);
   const validFrom = dayNumber(schedule.valid_from);
   const interval =

@@ -187,6 +187,9 @@ export type ReadOpening = ReadDays & { opens_at: string; closes_at?: string };
 
 const ALL_DAY = /\b(?:open\s+)?24\s*(?:hours?|hrs?)(?:\s+a\s+day)?\b|\b24\s*\/\s*7\b/i;
 
+/** Whether a text says, anywhere in it, open all day (`Open 24 hours`, `24/7 helpline`). */
+export const mentionsAllDay = (text: string): boolean => ALL_DAY.test(text);
+
 // What a description names besides days and hours (`Office: ...`, `... 24 hour hotline`): the
 // line or desk the hours belong to, which changes no day or time. A label before a colon is read
 // past unless it says something about the hours (`Closed: Monday`, `By appointment:`); a word it

@@ -84,6 +84,8 @@ const services = [
   service('Always', [weekly('MO,TU,WE,TH,FR,SA,SU', '00:00', '24:00')]),
   service('No schedule', []),
   service('Notes only', [schedule({ description: 'Ring to ask' })]),
+  // Days but no times: the hours are unknown, not all day (it used to be "open" at 3 a.m.).
+  service('Days only', [schedule({ freq: 'WEEKLY', byday: 'MO,TU,WE,TH,FR,SA,SU', description: 'Drop in' })]),
   service('Operating hours', [], {
     operating_hours: [schedule({ freq: 'WEEKLY', byday: 'SU', opens_at: '10:00', closes_at: '12:00' })],
   }),
@@ -194,11 +196,12 @@ describe('open_at: the rules', () => {
     expect(await openServices('2026-03-18T19:00:00Z')).toEqual([]);
   });
 
-  it('a record with no schedule (or none with a day or date) is never returned', async () => {
+  it('a record with no schedule (or none with a day or date, or days without times) is never returned', async () => {
     for (const at of ['2026-03-02T10:00:00Z', '2026-03-07T03:00:00Z', '2026-06-14T23:30:00Z']) {
       const names = await openServices(at);
       expect(names).not.toContain('No schedule');
       expect(names).not.toContain('Notes only');
+      expect(names).not.toContain('Days only');
     }
   });
 });

@@ -80,6 +80,7 @@ export const organizationsParams = (ctx: RouteContext) =>
     full_service: param.fullService().optional(),
     full: param.full('organization').optional(),
     taxonomy_term_id: param.taxonomyTermId().optional(),
+    include_child_terms: param.includeChildTerms().optional(),
     taxonomy_id: param.taxonomyId().optional(),
     include_deleted: param.includeDeleted(false).optional(),
   });

@@ -175,7 +175,7 @@ export const param = {
   taxonomyTermId: blankIsAbsent(() => idParam('Search for records with particular taxonomy_term.')),
   includeChildTerms: blankIsAbsent(() =>
     booleanParam(
-      'An extension of this API: with `taxonomy_term_id`, `true` also finds records linked to any term below it (its children, their children, and so on; up to 5,000 terms), so a broad category finds the services filed under its narrower ones.',
+      'An extension of this API, on by default: `taxonomy_term_id` also finds records linked to any term below it (its children, their children, and so on; up to 5,000 terms), so a broad category finds the services filed under its narrower ones; `taxonomy_id` also finds records linked to terms below its terms that name no taxonomy or another. `false` matches the term or taxonomy alone.',
     ),
   ),
   taxonomyId: blankIsAbsent(() => idParam('Search for records which contain any term with this taxonomy.')),
@@ -263,7 +263,7 @@ export const param = {
   ),
   servicePostcode: blankIsAbsent(() =>
     stringParam(
-      'The postcode or zip code of a point to sort services by: nearest location first (services without a located one last). If `proximity` is provided, only services with a location within the proximity from the centroid of the postcode. Service areas are not asked here: `/service_at_locations` keeps only results whose `service_area` covers the postcode. A UK postcode (AB10 1AB), UK outcode (AB10) or US ZIP code (12345). Malformed: 400 `invalid-parameter`. Well-formed but known to no geocoder on this server: 400 `unknown-postcode`. No geocoder reachable: 503. The `Postcode-Precision`, `Postcode-Matched` and `Postcode-Centroid` response headers say which centroid was used.',
+      'The postcode or zip code of a point to sort services by: nearest location first (services without a located one last). If `proximity` is provided, only services with a location within the proximity from the centroid of the postcode, or with a `service_area` (of the service or of one of its service_at_locations) that covers the centroid: those with a location within come first, nearest first, then those the area alone brings, by name. (`/service_at_locations` keeps only results whose `service_area` covers the postcode, with or without `proximity`.) A UK postcode (AB10 1AB), UK outcode (AB10) or US ZIP code (12345). Malformed: 400 `invalid-parameter`. Well-formed but known to no geocoder on this server: 400 `unknown-postcode`. No geocoder reachable: 503. The `Postcode-Precision`, `Postcode-Matched` and `Postcode-Centroid` response headers say which centroid was used.',
       32,
     ),
   ),

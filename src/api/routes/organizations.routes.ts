@@ -4,6 +4,7 @@ import { getOrganizationWithServices, withServices } from '../../engine/organiza
 import { organizationFullSchema } from '../../hsds/index.ts';
 import { buildOrganizationSearch } from '../../index-mapping/organization-search.query.ts';
 import type { RouteContext } from '../http/route-context.ts';
+import { childTermsOf } from '../lists/child-terms.ts';
 import { type OrganizationsParams, organizationsParams } from '../lists/endpoint-params.ts';
 import { param, resolvePaging, withDeleted } from '../lists/list-params.ts';
 import { listResponse, listRoutes, postedParams } from '../lists/list-route.ts';
@@ -45,7 +46,12 @@ async function listOrganizations(ctx: RouteContext, c: AppContext, p: Organizati
   const nested = p.full === true || p.full_service === true;
   const request = withDeleted(
     buildOrganizationSearch(
-      { search: p.search, taxonomyTermId: p.taxonomy_term_id, taxonomyId: p.taxonomy_id },
+      {
+        search: p.search,
+        taxonomyTermId: p.taxonomy_term_id,
+        taxonomyId: p.taxonomy_id,
+        ...(await childTermsOf(c, p)),
+      },
       nested ? 'full' : 'list',
     ),
     p.include_deleted,

@@ -65,7 +65,7 @@ import { toOrganizationDocument } from '../../index-mapping/organization.documen
 import { READ_INDICES, type ReadIndex } from '../../index-mapping/read-indices.mapping.ts';
 import type { RecordStoreDocument } from '../../index-mapping/record-store.document.ts';
 import { toServiceDocument } from '../../index-mapping/service.document.ts';
-import type { AreaGeometry } from '../../index-mapping/service-at-location.document.ts';
+import { type AreaGeometry, serviceCoverageOf } from '../../index-mapping/service-at-location.document.ts';
 import { toTaxonomyDocument, toTaxonomyTermDocument } from '../../index-mapping/taxonomy.document.ts';
 import { isServedType } from '../../index-mapping/tombstone.document.ts';
 import {
@@ -140,7 +140,7 @@ async function liveTargets(engine: Engine): Promise<Record<ReadIndex, string>> {
   // Documents written now carry these, which a strict mapping without them refuses.
   const sinceOpening = [F.opening, F.languages, F.languageCodes, F.free, F.accessibility];
   const lacking = [
-    ...[F.nestedIds, F.listItem, ...sinceOpening].filter(
+    ...[F.nestedIds, F.listItem, F.coverageCells, ...sinceOpening].filter(
       (field) => !(field in propertiesOf(targets.services)),
     ),
     ...[F.coverageEdge, ...sinceOpening].filter(
@@ -491,7 +491,10 @@ async function publishServices(
         await remove('services', 'service', id);
         continue;
       }
-      const document = toServiceDocument(service);
+      const document = toServiceDocument(
+        service,
+        serviceCoverageOf(service, (area) => geometries.get(area.id)),
+      );
       if (document.organization_id) organizations.add(document.organization_id);
       await put('services', 'service', id, document);
       for (const sal of serviceAtLocationDocuments(service, (area) => geometries.get(area.id))) {

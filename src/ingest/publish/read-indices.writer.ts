@@ -44,6 +44,7 @@ import { toServiceDocument } from '../../index-mapping/service.document.ts';
 import {
   type AreaGeometry,
   coverageOf,
+  serviceCoverageOf,
   toServiceAtLocationDocument,
   toServiceOfServiceAtLocation,
 } from '../../index-mapping/service-at-location.document.ts';
@@ -319,7 +320,14 @@ async function writeServices(
     group = undefined;
   };
   for await (const service of iterate(input.services)) {
-    const document = toServiceDocument(service);
+    // One parse of each area for the service and its places: coverage cells are kept per parsed
+    // geometry (src/geo/coverage-cells.ts), so the service's coverage costs nothing more.
+    const parsed = new Map<string, AreaGeometry | undefined>();
+    const areaGeometryOf = (area: ServiceAreaFull) => {
+      if (!parsed.has(area.id)) parsed.set(area.id, geometryOf(area));
+      return parsed.get(area.id);
+    };
+    const document = toServiceDocument(service, serviceCoverageOf(service, areaGeometryOf));
     if (grouped) {
       if (group && group.id !== document.organization_id) await endGroup();
       if (!group && document.organization_id) group = { id: document.organization_id };
@@ -329,7 +337,7 @@ async function writeServices(
     }
     summaries.add(document);
     await w.write('services', service.id, document);
-    for (const sal of serviceAtLocationDocuments(service, geometryOf)) {
+    for (const sal of serviceAtLocationDocuments(service, areaGeometryOf)) {
       await w.write('service_at_locations', sal.id, sal);
     }
     if (nestedOrganizations && service.organization && !nestedOrganizations.has(service.organization.id)) {

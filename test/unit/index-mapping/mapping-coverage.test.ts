@@ -8,6 +8,7 @@ import {
 import { toServiceDocument } from '../../../src/index-mapping/service.document.ts';
 import {
   coverageOf,
+  serviceCoverageOf,
   toServiceAtLocationDocument,
 } from '../../../src/index-mapping/service-at-location.document.ts';
 import { toTaxonomyDocument, toTaxonomyTermDocument } from '../../../src/index-mapping/taxonomy.document.ts';
@@ -70,7 +71,7 @@ const services = [officialService(), ...syntheticServices(60)];
 function documentsOf(kind: ReadIndex): unknown[] {
   switch (kind) {
     case 'services':
-      return services.map(toServiceDocument);
+      return services.map((s) => toServiceDocument(s, serviceCoverageOf(s, geometryFromExtent)));
     case 'service_at_locations':
       return services.flatMap((s) =>
         (s.service_at_locations ?? []).map((sal) =>

@@ -1,38 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { taxonomyTermFilter } from '../../../src/index-mapping/filters.query.ts';
+import { taxonomyFilter, taxonomyTermFilter } from '../../../src/index-mapping/filters.query.ts';
 import { geoFilter } from '../../../src/index-mapping/geo.query.ts';
 import { buildOrganizationSearch } from '../../../src/index-mapping/organization-search.query.ts';
 import { pageWindow, streamOrder } from '../../../src/index-mapping/search.query.ts';
 import { buildServiceAtLocationSearch } from '../../../src/index-mapping/service-at-location-search.query.ts';
 import {
-  buildChildTermsSearch,
   buildTaxonomySearch,
   buildTaxonomyTermSearch,
+  buildTermTreePageBody,
 } from '../../../src/index-mapping/taxonomy-search.query.ts';
 
 const id = 'aaaaaaaa-0000-4000-8000-000000000001';
 
 describe('include_child_terms', () => {
-  it('asks for the children of a level of terms, ids only, and matches the term with its descendants', () => {
+  it('reads the whole tree in one page, and matches the term with its descendants', () => {
     const child = 'aaaaaaaa-0000-4000-8000-000000000002';
-    const search = buildChildTermsSearch([id]);
-    expect([search.index, search.source]).toEqual(['taxonomy_terms', ['record.id']]);
-    expect(search.query).toMatchInlineSnapshot(`
-      {
-        "bool": {
-          "filter": [
-            {
-              "terms": {
-                "parent_id": [
-                  "aaaaaaaa-0000-4000-8000-000000000001",
-                  "AAAAAAAA-0000-4000-8000-000000000001",
-                ],
-              },
-            },
-          ],
-        },
-      }
-    `);
+    // The whole tree in one page, each term's id, parent and taxonomy only, in id order.
+    expect(buildTermTreePageBody(10_000, undefined)).toEqual({
+      size: 10_000,
+      sort: [{ id: 'asc' }],
+      _source: ['record.id', 'parent_id', 'taxonomy_id'],
+      track_total_hits: false,
+    });
+    expect(buildTermTreePageBody(10_000, ['x']).search_after).toEqual(['x']);
     expect(taxonomyTermFilter(id, [child])).toMatchInlineSnapshot(`
       {
         "terms": {
@@ -46,6 +36,17 @@ describe('include_child_terms', () => {
     `);
     // Without descendants, the filter is the plain one.
     expect(taxonomyTermFilter(id, [])).toEqual(taxonomyTermFilter(id));
+    // A taxonomy with terms below its own that name no taxonomy: either matches.
+    expect(taxonomyFilter(id, [child])).toEqual({
+      bool: {
+        should: [
+          { terms: { taxonomy_ids: [id, id.toUpperCase()] } },
+          { terms: { taxonomy_term_ids: [child] } },
+        ],
+        minimum_should_match: 1,
+      },
+    });
+    expect(taxonomyFilter(id, [])).toEqual(taxonomyFilter(id));
   });
 });
 

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import type { ScheduleFull } from '../../../src/hsds/index.ts';
 import { dayNumber, parseInstant, zoneOffsetMinutes } from '../../../src/schedules/calendar.ts';
-import { openAt, toOpeningRule } from '../../../src/schedules/opening-rules.ts';
+import { openAt, toOpeningRule, toOpeningRules } from '../../../src/schedules/opening-rules.ts';
 
 const { RRule } = createRequire(import.meta.url)('rrule') as typeof import('rrule');
 
@@ -60,6 +60,8 @@ describe('toOpeningRule', () => {
           dtstart: '2026-01-05',
           count: 4,
           valid_to: '2027-12-31',
+          opens_at: '10:00',
+          closes_at: '12:00',
         }),
       ),
     ).toMatchObject({
@@ -69,8 +71,16 @@ describe('toOpeningRule', () => {
     });
     // The 4th of every other Monday from 2026-01-05: 2026-02-16.
     expect(
-      toOpeningRule(schedule({ freq: 'WEEKLY', byday: 'MO', interval: 2, dtstart: '2026-01-05', count: 4 }))
-        ?.last_day,
+      toOpeningRule(
+        schedule({
+          freq: 'WEEKLY',
+          byday: 'MO',
+          interval: 2,
+          dtstart: '2026-01-05',
+          count: 4,
+          opens_at: '10:00',
+        }),
+      )?.last_day,
     ).toBe(dayNumber('2026-02-16'));
   });
 
@@ -80,6 +90,36 @@ describe('toOpeningRule', () => {
     expect(toOpeningRule(schedule({ byday: 'MO', opens_at: '9am', closes_at: '5:30pm' }))).toMatchObject({
       start: 540,
       end: 1050,
+    });
+  });
+});
+
+describe('a schedule that names days but no times', () => {
+  const monday = at('2026-03-02T03:00:00Z');
+  it('has unknown hours: it is not open at any time of those days', () => {
+    expect(toOpeningRule(schedule({ freq: 'WEEKLY', byday: 'MO' }))).toBeUndefined();
+    expect(toOpeningRule(schedule({ byday: 'MO,TU', opens_at: ' ', closes_at: '' }))).toBeUndefined();
+    expect(
+      openAt(toOpeningRules([schedule({ byday: 'MO', description: 'Advice sessions' })]), monday, 'UTC'),
+    ).toBe(false);
+  });
+
+  it('is open all day when its description or notes say 24 hours', () => {
+    for (const fields of [{ description: 'Open 24 hours' }, { notes: 'Helpline answers 24/7' }]) {
+      const rules = toOpeningRules([schedule({ byday: 'MO', ...fields })]);
+      expect(rules).toHaveLength(1);
+      expect(openAt(rules, monday, 'UTC')).toBe(true);
+    }
+  });
+
+  it('still reads one time given alone: from it to the end of the day, or from midnight to it', () => {
+    expect(toOpeningRule(schedule({ byday: 'MO', opens_at: '00:00' }))).toMatchObject({
+      start: 0,
+      end: 1440,
+    });
+    expect(toOpeningRule(schedule({ byday: 'MO', closes_at: '12:00' }))).toMatchObject({
+      start: 0,
+      end: 720,
     });
   });
 });
