@@ -20,7 +20,11 @@ import { type TextFields, textQuery } from './text.query.ts';
 
 export type Meaning = {
   needs: { name: string; phrases: readonly string[]; similarity: number }[];
-  terms: { id: string; similarity: number }[];
+  /**
+   * `within`: the terms below the term (src/semantic/term-branches.ts), whose services count as
+   * the term's: a parent term matches its children.
+   */
+  terms: { id: string; similarity: number; within?: readonly string[] }[];
   crisis?: {
     need: string;
     phrases: readonly string[];
@@ -72,13 +76,16 @@ function needQuery(phrases: readonly string[], fields: TextFields, boost: number
 
 const termsFilter = (ids: readonly string[]): QueryDsl => ({ terms: { [F.taxonomyTermIds]: [...ids] } });
 
+/** A term's own id and the ids of the terms below it. */
+const branchIds = (term: Meaning['terms'][number]): string[] => [term.id, ...(term.within ?? [])];
+
 /** The crisis services a crisis query puts first: they meet the need, by its phrases or its terms. */
 function crisisQuery(meaning: Meaning, fields: TextFields): QueryDsl | undefined {
   const crisis = meaning.crisis;
   if (!crisis) return undefined;
   if (crisis.restricted && crisis.onlyTermIds.length === 0) return undefined;
   const meets: QueryDsl[] = [needQuery(crisis.phrases, fields, 1)];
-  if (meaning.terms.length > 0) meets.push(termsFilter(meaning.terms.map((t) => t.id)));
+  if (meaning.terms.length > 0) meets.push(termsFilter(meaning.terms.flatMap(branchIds)));
   return {
     constant_score: {
       filter: {
@@ -109,7 +116,9 @@ export function withMeaning(
   for (const need of meaning.needs)
     should.push(needQuery(need.phrases, fields, NEED_WEIGHT * need.similarity));
   for (const term of meaning.terms) {
-    should.push({ constant_score: { filter: termsFilter([term.id]), boost: TERM_WEIGHT * term.similarity } });
+    should.push({
+      constant_score: { filter: termsFilter(branchIds(term)), boost: TERM_WEIGHT * term.similarity },
+    });
   }
   const crisis = crisisQuery(meaning, fields);
   if (crisis) should.push(crisis);
