@@ -20,7 +20,11 @@ import { type TextFields, textQuery } from './text.query.ts';
 
 export type Meaning = {
   needs: { name: string; phrases: readonly string[]; similarity: number }[];
-  terms: { id: string; similarity: number }[];
+  /**
+   * `within`: the terms below the term (src/semantic/term-branches.ts), whose services count as
+   * the term's: a parent term matches its children.
+   */
+  terms: { id: string; similarity: number; within?: readonly string[] }[];
   crisis?: {
     need: string;
     phrases: readonly string[];
@@ -44,10 +48,16 @@ export type Meaning = {
 export const heldWordsOf = (meaning: Meaning | undefined): ReadonlySet<string> | undefined =>
   meaning?.heldWords && meaning.heldWords.length > 0 ? new Set(meaning.heldWords) : undefined;
 
-// Low next to the words' scores, so the words typed rank first where they match (development set:
-// weights of 0.5 scored 0.955; need 1 0.947, need 4 with term 8 0.905).
+// A need's phrases: low next to the words' scores, so the words typed rank first where they match
+// (development set: weights of 0.5 scored 0.955; need 1 0.947, need 4 with term 8 0.905).
 export const NEED_WEIGHT = 0.5;
-export const TERM_WEIGHT = 0.5;
+// A term the text means is the publisher's own word for what a service does, and counts as much as
+// a good match of the words: on the real development set whose feed carries its taxonomy (Miami
+// 211, AIRS) term weight 0.5 scored 0.638, 5 0.679, 10 0.696, 20 0.715 (first-person 0.449 ->
+// 0.621, needs 0.720 -> 0.806), 40 0.736 but names fell (0.940 -> 0.922); the synthetic development
+// set 0.906 -> 0.910 at 20, no query that should find nothing found anything (a term only ranks
+// what matches, it adds no match of its own beyond what the term's meaning already added).
+export const TERM_WEIGHT = 20;
 export const CRISIS_BOOST = 1000;
 
 function needQuery(phrases: readonly string[], fields: TextFields, boost: number): QueryDsl {
@@ -72,13 +82,16 @@ function needQuery(phrases: readonly string[], fields: TextFields, boost: number
 
 const termsFilter = (ids: readonly string[]): QueryDsl => ({ terms: { [F.taxonomyTermIds]: [...ids] } });
 
+/** A term's own id and the ids of the terms below it. */
+const branchIds = (term: Meaning['terms'][number]): string[] => [term.id, ...(term.within ?? [])];
+
 /** The crisis services a crisis query puts first: they meet the need, by its phrases or its terms. */
 function crisisQuery(meaning: Meaning, fields: TextFields): QueryDsl | undefined {
   const crisis = meaning.crisis;
   if (!crisis) return undefined;
   if (crisis.restricted && crisis.onlyTermIds.length === 0) return undefined;
   const meets: QueryDsl[] = [needQuery(crisis.phrases, fields, 1)];
-  if (meaning.terms.length > 0) meets.push(termsFilter(meaning.terms.map((t) => t.id)));
+  if (meaning.terms.length > 0) meets.push(termsFilter(meaning.terms.flatMap(branchIds)));
   return {
     constant_score: {
       filter: {
@@ -109,7 +122,9 @@ export function withMeaning(
   for (const need of meaning.needs)
     should.push(needQuery(need.phrases, fields, NEED_WEIGHT * need.similarity));
   for (const term of meaning.terms) {
-    should.push({ constant_score: { filter: termsFilter([term.id]), boost: TERM_WEIGHT * term.similarity } });
+    should.push({
+      constant_score: { filter: termsFilter(branchIds(term)), boost: TERM_WEIGHT * term.similarity },
+    });
   }
   const crisis = crisisQuery(meaning, fields);
   if (crisis) should.push(crisis);

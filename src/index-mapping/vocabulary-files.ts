@@ -14,6 +14,7 @@ export const SHIPPED_VOCABULARY_FILES = [
   'hsds-vocabulary.txt',
   'family-hubs/categories.txt',
   'outpost/accessibility.txt',
+  'everyday/uk-us-services.txt',
 ] as const;
 
 export const vocabularyDir = new URL('../../vocabulary/', import.meta.url);

@@ -30,6 +30,7 @@ import { type Embedder, similarity } from './embedder.ts';
 import { createHeldWords } from './held-words.ts';
 import type { Need } from './needs.ts';
 import { correctText, createLexicon, type Lexicon } from './spelling.ts';
+import { termBranches } from './term-branches.ts';
 
 export type UnderstandingSettings = {
   /** A need counts when a phrasing is at least this similar to the query. */
@@ -200,6 +201,12 @@ export async function createUnderstanding(options: {
   /** The served terms each need's offer is close to (NEED_TERM_THRESHOLD). */
   let termsOfNeed = new Map<Need, { id: string; similarity: number }[]>();
   let crisisTermIds: string[] = [];
+  /** The terms below each term (term-branches.ts): a term the text means brings their services. */
+  let branches = new Map<string, string[]>();
+  const withBranch = (term: { id: string; similarity: number }) => {
+    const within = branches.get(term.id);
+    return within ? { ...term, within } : term;
+  };
   let termsVersion: string | undefined;
   let checkedAt = 0;
   let loading: Promise<void> | undefined;
@@ -230,7 +237,11 @@ export async function createUnderstanding(options: {
           .slice(0, MAX_TERMS_OF_NEED),
       ]),
     );
-    crisisTermIds = next.filter(isCrisisTerm).map((t) => t.id);
+    branches = termBranches(texts);
+    // An operator's crisis term stands for its branch: a crisis line filed under a child term counts.
+    crisisTermIds = [
+      ...new Set(next.filter(isCrisisTerm).flatMap((t) => [t.id, ...(branches.get(t.id) ?? [])])),
+    ];
     termsVersion = version;
     lexicon = createLexicon(
       [...needTexts, ...vocabularyTexts, ...texts.map((t) => t.name)],
@@ -332,7 +343,7 @@ export async function createUnderstanding(options: {
               ),
             ],
             (t) => t.id,
-          ),
+          ).map(withBranch),
         };
       };
       const meaning = meaningAt(settings.needThreshold, settings.termThreshold);

@@ -27,6 +27,26 @@ describe('withMeaning', () => {
     });
   });
 
+  it("counts the services filed below a term as the term's, in its match and a crisis's", () => {
+    const branch: Meaning = {
+      needs: [],
+      terms: [{ id: 'BD-1800', similarity: 0.9, within: ['BD-1800.2250'] }],
+    };
+    const query = withMeaning(words, branch, SERVICE_TEXT_FIELDS) as { bool: { should: unknown[] } };
+    expect(query.bool.should[1]).toEqual({
+      constant_score: {
+        filter: { terms: { taxonomy_term_ids: ['BD-1800', 'BD-1800.2250'] } },
+        boost: expect.any(Number),
+      },
+    });
+    const crisis = withMeaning(
+      words,
+      { ...branch, crisis: { need: 'hunger', phrases: ['food'], onlyTermIds: [], restricted: false } },
+      SERVICE_TEXT_FIELDS,
+    );
+    expect(JSON.stringify(crisis)).toContain('{"terms":{"taxonomy_term_ids":["BD-1800","BD-1800.2250"]}}');
+  });
+
   it('puts the crisis services above every other match, only under the operator terms when named', () => {
     const crisis = (restricted: boolean, onlyTermIds: string[]) =>
       JSON.stringify(
