@@ -26,7 +26,19 @@ const own = (name: string, type: string): Asset => ({
   type,
 });
 
-const PAGE_MODULES = ['console.js', 'api.js', 'shell.js', 'run.js', 'imports.js', 'sources.js', 'format.js'];
+const PAGE_MODULES = [
+  'console.js',
+  'api.js',
+  'shell.js',
+  'run.js',
+  'imports.js',
+  'sources.js',
+  'format.js',
+  'duplicates.js',
+  'gaps.js',
+  'records.js',
+  'validate.js',
+];
 
 function assetTable(): Map<string, Asset> {
   return new Map([

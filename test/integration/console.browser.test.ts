@@ -14,8 +14,11 @@ import { type ServerType, serve } from '@hono/node-server';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createImportJobs } from '../../src/cli/import-jobs.ts';
+import { createDuplicates } from '../../src/duplicates/index.ts';
+import { refreshSearchLog } from '../../src/engine/search-log.ts';
+import { createSearchRecorder } from '../../src/search-report/search-recorder.ts';
 import { chromiumForTests, launchChromium } from '../support/browser.ts';
-import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
+import { createTestApp, createTestEngine, dropTestIndices, testLogger } from '../support/engine.ts';
 
 const chromium = chromiumForTests();
 const shots = fileURLToPath(new URL('../../test-results/console/', import.meta.url));
@@ -37,6 +40,7 @@ const UPLOAD = [
     status: 'active',
     organization_id: organization.id,
     organization,
+    phones: [{ id: '0c000000-0000-4000-8000-0000000000c1', number: '01224 000111' }],
   },
   {
     id: '0d000000-0000-4000-8000-0000000000c2',
@@ -47,8 +51,23 @@ const UPLOAD = [
 ]
   .map((line) => JSON.stringify(line))
   .join('\n');
+// Another source's copy of the good service, under its own id: a likely duplicate.
+const SECOND = JSON.stringify({
+  id: '0d000000-0000-4000-8000-0000000000c3',
+  name: 'Console Food Bank',
+  status: 'active',
+  organization_id: organization.id,
+  organization,
+  phones: [{ id: '0c000000-0000-4000-8000-0000000000c3', number: '01224 000111' }],
+});
 
 const engine = createTestEngine('console-browser');
+const recorder = createSearchRecorder(engine, {
+  retentionDays: 30,
+  minDays: 1,
+  logger: testLogger,
+  flushIntervalMs: 3_600_000,
+});
 let server: ServerType;
 let base: string;
 let browser: Browser;
@@ -121,8 +140,12 @@ describe.skipIf(!chromium)('/admin in Chromium', () => {
   beforeAll(async () => {
     const app = createTestApp(
       engine,
-      { ADMIN_TOKEN: TOKEN },
-      { imports: createImportJobs(engine, { demoServices: DEMO_SERVICES }) },
+      { ADMIN_TOKEN: TOKEN, SEARCH_LOG_MIN_DAYS: '1' },
+      {
+        imports: createImportJobs(engine, { demoServices: DEMO_SERVICES }),
+        duplicates: createDuplicates(engine),
+        searchLog: recorder,
+      },
     );
     await new Promise<void>((resolve) => {
       server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => {
@@ -142,6 +165,7 @@ describe.skipIf(!chromium)('/admin in Chromium', () => {
   });
 
   afterAll(async () => {
+    await recorder.stop();
     await browser?.close();
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
     await dropTestIndices(engine);
@@ -237,12 +261,169 @@ describe.skipIf(!chromium)('/admin in Chromium', () => {
     await expect(table.textContent()).resolves.toMatch(/demo/);
     await expectAccessible(page);
     await page.screenshot({ path: `${shots}sources-phone.png`, fullPage: true });
-    for (const hash of ['sources', 'run', 'imports']) {
+    for (const hash of ['sources', 'run', 'imports', 'duplicates', 'gaps', 'records', 'validate']) {
       await page.goto(`${base}/admin#${hash}`);
       await page.locator('h1').waitFor();
       // Nothing wider than the screen but a table, which scrolls in its own box.
       const width = await page.evaluate('document.documentElement.scrollWidth');
       expect(width, hash).toBeLessThanOrEqual(390);
     }
+  });
+
+  it('shows a duplicate pair side by side, marks it the same record, and one record is served', {
+    timeout: 300_000,
+  }, async () => {
+    const auth = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+    const started = await fetch(`${base}/admin/imports`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ from: 'file', name: 'second.ndjson', content: SECOND, source: 'second-source' }),
+    });
+    expect(started.status).toBe(202);
+    const { id } = (await started.json()) as { id: string };
+    for (let state = 'running'; state === 'running'; await new Promise((r) => setTimeout(r, 500))) {
+      ({ state } = (await (await fetch(`${base}/admin/imports/${id}`, { headers: auth })).json()) as {
+        state: string;
+      });
+    }
+    // How many of the two copies are served as records of their own (a merged one redirects).
+    const named = async () => {
+      const ids = ['0d000000-0000-4000-8000-0000000000c1', '0d000000-0000-4000-8000-0000000000c3'];
+      const answers = await Promise.all(
+        ids.map((id) => fetch(`${base}/services/${id}`, { redirect: 'manual' })),
+      );
+      return answers.filter((answer) => answer.status === 200).length;
+    };
+    expect(await named()).toBe(2);
+
+    const { page } = await openPage();
+    await signIn(page);
+    await page.goto(`${base}/admin#duplicates`);
+    const pair = page.locator('.pair').first();
+    await pair.waitFor();
+    await expect(pair.textContent()).resolves.toMatch(/second-source/);
+    await expect(pair.getByRole('table').textContent()).resolves.toMatch(/phone/);
+    await expectAccessible(page);
+    await page.screenshot({ path: `${shots}duplicates.png` });
+    await pair.getByRole('button', { name: 'Same record: keep A' }).click();
+    await page.locator('#notice', { hasText: /Marked the same record/ }).waitFor();
+    expect(await named()).toBe(1);
+    const merged = await fetch(`${base}/services/0d000000-0000-4000-8000-0000000000c3`, {
+      redirect: 'manual',
+    });
+    expect(merged.status).toBe(301);
+
+    // Undo: both served again.
+    await page.getByRole('button', { name: /Undo the mark/ }).click();
+    await page.locator('#notice', { hasText: /Mark undone/ }).waitFor();
+    expect(await named()).toBe(2);
+  });
+
+  it('lists the searches that found nothing, and searches one again', async () => {
+    for (const text of ['xylophone repair', 'xylophone repair', 'Console Food Bank']) {
+      await fetch(`${base}/services?search=${encodeURIComponent(text)}`);
+    }
+    await recorder.flush();
+    await refreshSearchLog(engine);
+    const { page } = await openPage();
+    await signIn(page);
+    await page.goto(`${base}/admin#gaps`);
+    const zero = page.locator('table.zero');
+    await zero.waitFor();
+    await expect(zero.textContent()).resolves.toMatch(/xylophone repair/);
+    await expect(page.locator('table.top').textContent()).resolves.toMatch(/console food bank/);
+    await expectAccessible(page);
+    await page.screenshot({ path: `${shots}gaps.png` });
+    await zero.getByRole('button', { name: 'Search again for xylophone repair' }).click();
+    await zero.getByText('Now: still nothing found').waitFor();
+    await page
+      .locator('table.top')
+      .getByRole('button', { name: 'Search again for console food bank' })
+      .click();
+    await page
+      .locator('table.top')
+      .getByText(/Now: \d+ services? found/)
+      .waitFor();
+  });
+
+  it('edits a service with errors at their field, serves and audits the change, and explains a conflict', async () => {
+    const { page } = await openPage();
+    await signIn(page);
+    await page.goto(`${base}/admin#records`);
+    await page.getByLabel('Find a service').fill('Console Food Bank');
+    await page.getByRole('button', { name: 'Find' }).click();
+    await page.getByRole('button', { name: 'Console Food Bank' }).first().click();
+    await page.getByRole('heading', { name: 'Edit Console Food Bank' }).waitFor();
+    const id = (await page.locator('section .hint code').textContent())!;
+
+    // No name (HSDS requires one): refused, the error shown at its field.
+    await page.getByLabel('Name').fill('');
+    await page.getByRole('button', { name: 'Save' }).click();
+    const field = page.locator('.field.has-error');
+    await field.waitFor();
+    await expect(field.locator('label').textContent()).resolves.toBe('Name');
+    expect(await page.getByLabel('Name').getAttribute('aria-invalid')).toBe('true');
+    await expectAccessible(page);
+
+    await page.getByLabel('Name').fill('Console Food Bank');
+    await page.getByLabel('E-mail').fill('help@console.example.org');
+    await page.getByLabel('Description').fill('Food parcels on Tuesdays.');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.locator('#notice', { hasText: 'Saved' }).waitFor();
+    const served = (await (await fetch(`${base}/services/${id}`)).json()) as {
+      description: string;
+      email: string;
+    };
+    expect(served).toMatchObject({
+      description: 'Food parcels on Tuesdays.',
+      email: 'help@console.example.org',
+    });
+    const audit = page.locator('table.audit');
+    await expect(audit.textContent()).resolves.toMatch(/description/);
+    await expect(audit.textContent()).resolves.toMatch(/admin/);
+    await page.screenshot({ path: `${shots}records.png`, fullPage: true });
+
+    // Someone else writes in between: the page's version is stale, and it says so.
+    const current = await fetch(`${base}/services/${id}`);
+    const body = (await current.json()) as Record<string, unknown>;
+    delete body.metadata;
+    const other = await fetch(`${base}/services/${id}`, {
+      method: 'PUT',
+      headers: {
+        authorization: `Bearer ${TOKEN}`,
+        'content-type': 'application/json',
+        'if-match': current.headers.get('etag')!,
+      },
+      body: JSON.stringify({ ...body, description: 'Changed by someone else.' }),
+    });
+    expect(other.status).toBe(200);
+    await page.getByLabel('Description').fill('My change.');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /Someone else changed this record/ })
+      .waitFor();
+    await page.getByRole('button', { name: 'Reload the record' }).click();
+    await expect.poll(() => page.getByLabel('Description').inputValue()).toBe('Changed by someone else.');
+  });
+
+  it('validates an uploaded feed: the verdict in three words and each finding readable', async () => {
+    const { page } = await openPage();
+    await signIn(page);
+    await page.goto(`${base}/admin#validate`);
+    await page.getByLabel('File', { exact: true }).setInputFiles({
+      name: 'check.ndjson',
+      mimeType: 'application/x-ndjson',
+      buffer: Buffer.from(UPLOAD),
+    });
+    await page.getByRole('button', { name: 'Validate' }).click();
+    const verdict = page.getByRole('heading', { name: 'Not importable' });
+    await verdict.waitFor();
+    const finding = page.locator('.issues li', { hasText: 'required field is missing' }).first();
+    await expect(finding.textContent()).resolves.toMatch(/Rejected:\s+service\s+\S+c2,\s+name/);
+    await expectAccessible(page);
+    await page.screenshot({ path: `${shots}validate.png` });
+    // Nothing was imported.
+    expect((await fetch(`${base}/services/0d000000-0000-4000-8000-0000000000c2`)).status).toBe(404);
   });
 });

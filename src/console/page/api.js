@@ -27,16 +27,25 @@ const refusedListeners = new Set();
 export const onRefused = (listener) => refusedListeners.add(listener);
 
 /**
- * Calls the API; answers the parsed JSON body (or the Response itself with `raw`). Throws ApiError
+ * Calls the API: `body` goes as JSON, `rawBody` (a File) as it is; answers the parsed JSON body
+ * (or the Response itself with `raw`). Throws ApiError
  * with the problem's detail on any refusal; a 401 also signs out.
  */
-export async function call(method, path, { body, headers = {}, raw = false, as = token.get() } = {}) {
-  const init = { method, headers: { accept: 'application/json', ...headers } };
+export async function call(
+  method,
+  path,
+  { body, rawBody, headers = {}, raw = false, as = token.get() } = {},
+) {
+  // Never from the browser's cache: an operator edits what is stored now (a cached record's ETag
+  // would make every save a 412), and follows a job's progress as it moves.
+  const init = { method, cache: 'no-store', headers: { accept: 'application/json', ...headers } };
   if (as) init.headers.authorization = `Bearer ${as}`;
   if (body !== undefined) {
     init.headers['content-type'] = 'application/json';
     init.body = JSON.stringify(body);
   }
+  // A file sent as it is (a feed to validate), with the type the caller gives.
+  if (rawBody !== undefined) init.body = rawBody;
   let response;
   try {
     response = await fetch(path, init);
