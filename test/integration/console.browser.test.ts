@@ -8,6 +8,7 @@
  * a URL. Screenshots go to test-results/console/ (git-ignored).
  */
 import { mkdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { type ServerType, serve } from '@hono/node-server';
@@ -15,6 +16,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createImportJobs } from '../../src/cli/import-jobs.ts';
 import { createDuplicates } from '../../src/duplicates/index.ts';
+import { acquireLease } from '../../src/engine/control.ts';
 import { refreshSearchLog } from '../../src/engine/search-log.ts';
 import { createSearchRecorder } from '../../src/search-report/search-recorder.ts';
 import { chromiumForTests, launchChromium } from '../support/browser.ts';
@@ -425,5 +427,40 @@ describe.skipIf(!chromium)('/admin in Chromium', () => {
     await page.screenshot({ path: `${shots}validate.png` });
     // Nothing was imported.
     expect((await fetch(`${base}/services/0d000000-0000-4000-8000-0000000000c2`)).status).toBe(404);
+  });
+
+  // Last: a cancelled import stays unfinished, as an interrupted `hsds import` does.
+  it('names who holds the import when busy, and cancels a running import', async () => {
+    const { page } = await openPage();
+    await signIn(page);
+    // Another process (a CLI import) holds the import lease: the page says who, and starts nothing.
+    const lease = await acquireLease(engine, 'import', { purpose: 'hsds import of a council feed' });
+    try {
+      await page.goto(`${base}/admin#run`);
+      await page.getByRole('button', { name: 'Start import' }).click();
+      await page
+        .getByRole('alert')
+        .filter({ hasText: /^Busy: .*hsds import of a council feed/ })
+        .waitFor();
+    } finally {
+      await lease.release();
+    }
+
+    // A feed that never answers: the import waits in its reading phase until cancelled.
+    const stalled = createServer(() => {});
+    await new Promise<void>((resolve) => stalled.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = stalled.address() as AddressInfo;
+      await page.getByLabel('A feed or an HSDS API at a URL').check();
+      await page.getByLabel('URL', { exact: true }).fill(`http://127.0.0.1:${port}/hsds`);
+      await page.getByRole('button', { name: 'Start import' }).click();
+      await page.locator('.job-state', { hasText: /^Reading the feed/ }).waitFor();
+      await page.getByRole('button', { name: 'Cancel import' }).click();
+      await page.locator('.job-state', { hasText: /^Cancelled/ }).waitFor();
+      await expect(page.locator('.job .error').textContent()).resolves.toMatch(/cancelled by an operator/);
+    } finally {
+      stalled.closeAllConnections();
+      stalled.close();
+    }
   });
 });
