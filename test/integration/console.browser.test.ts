@@ -15,6 +15,7 @@ import { type ServerType, serve } from '@hono/node-server';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createImportJobs } from '../../src/cli/import-jobs.ts';
+import { createReindexJobs } from '../../src/cli/reindex-jobs.ts';
 import { createDuplicates } from '../../src/duplicates/index.ts';
 import { acquireLease } from '../../src/engine/control.ts';
 import { refreshSearchLog } from '../../src/engine/search-log.ts';
@@ -147,6 +148,7 @@ describe.skipIf(!chromium)('/admin in Chromium', () => {
         imports: createImportJobs(engine, { demoServices: DEMO_SERVICES }),
         duplicates: createDuplicates(engine),
         searchLog: recorder,
+        jobs: createReindexJobs(engine),
       },
     );
     await new Promise<void>((resolve) => {
@@ -427,6 +429,15 @@ describe.skipIf(!chromium)('/admin in Chromium', () => {
     await page.screenshot({ path: `${shots}validate.png` });
     // Nothing was imported.
     expect((await fetch(`${base}/services/0d000000-0000-4000-8000-0000000000c2`)).status).toBe(404);
+  });
+
+  it('rebuilds the read indices from the Run page, to 100%', async () => {
+    const { page } = await openPage();
+    await signIn(page);
+    await page.goto(`${base}/admin#run`);
+    await page.getByRole('button', { name: 'Start a reindex' }).click();
+    await page.locator('.reindex-state', { hasText: /^(Finished|Failed)/ }).waitFor({ timeout: 120_000 });
+    await expect(page.locator('.reindex-state').textContent()).resolves.toBe('Finished: 100%');
   });
 
   // Last: a cancelled import stays unfinished, as an interrupted `hsds import` does.

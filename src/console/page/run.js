@@ -17,6 +17,26 @@ export function show(root) {
   let message = '';
   let job;
   let busy = false;
+  let reindex;
+  let reindexMessage = '';
+
+  // A reindex (POST /admin/reindex), followed at /admin/jobs/{id} like an import.
+  async function startReindex() {
+    reindexMessage = '';
+    try {
+      reindex = await call('POST', 'admin/reindex');
+      draw();
+      while (root.dataset.page === id && reindex.state === 'running') {
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+        reindex = await call('GET', `admin/jobs/${encodeURIComponent(reindex.id)}`);
+        draw();
+      }
+    } catch (error) {
+      reindexMessage =
+        error instanceof ApiError && error.status === 409 ? `Busy: ${error.problem?.detail}` : error.message;
+    }
+    draw();
+  }
 
   const draw = () => {
     if (root.dataset.page !== id) return;
@@ -110,7 +130,14 @@ export function show(root) {
       <button type="submit" ?disabled=${busy || job?.state === 'running'}>Start import</button>
     </form>
     ${message ? html`<p class="error" role="alert">${message}</p>` : ''}
-    ${job ? progressView(job, cancel) : ''}`;
+    ${job ? progressView(job, cancel) : ''}
+    <section class="panel" aria-labelledby="reindex-title">
+      <h2 id="reindex-title">Rebuild the read indices</h2>
+      <p>Rebuilds what is served from the records store; readers see the old data until the swap.</p>
+      <button type="button" class="secondary" ?disabled=${reindex?.state === 'running'} @click=${startReindex}>Start a reindex</button>
+      ${reindexMessage ? html`<p class="error" role="alert">${reindexMessage}</p>` : ''}
+      ${reindex ? reindexView(reindex) : ''}
+    </section>`;
 
   draw();
   // A job this server runs already is shown at once, with its cancel.
@@ -152,4 +179,19 @@ function progressView(job, cancel) {
     ${job.state === 'running' ? html`<button type="button" class="secondary" @click=${cancel}>Cancel import</button>` : ''}
     ${job.state !== 'running' ? html`<p><a href="admin#imports">See its report on the Imports page</a></p>` : ''}
   </section>`;
+}
+
+function reindexView(job) {
+  const p = job.progress;
+  const percent =
+    job.state === 'succeeded'
+      ? 100
+      : p.total_services > 0
+        ? Math.floor((p.services / p.total_services) * 100)
+        : 0;
+  const state = { running: `Rebuilding (${p.phase})`, succeeded: 'Finished', failed: 'Failed' }[job.state];
+  return html`<p class="reindex-state" role="status">${state}: ${percent}%</p>
+    <progress max="100" .value=${percent} aria-label="Reindex progress">${percent}%</progress>
+    <p>${count(p.services)} of ${count(p.total_services)} services rebuilt.</p>
+    ${job.error ? html`<p class="error">${job.error}</p>` : ''}`;
 }
