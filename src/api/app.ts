@@ -7,6 +7,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import type { Config } from '../config.ts';
+import { registerConsole, registerImportJobRoutes } from '../console/index.ts';
 import { EngineNotFoundError, EngineUnavailableError } from '../engine/index.ts';
 import { registerAdminRoutes } from './admin/admin.routes.ts';
 import { parseTokens } from './http/auth.ts';
@@ -73,7 +74,12 @@ export function registerRoutes(app: App, config: Config) {
   registerSuggestRoutes(app);
   registerWriteRoutes(app, tokens);
   registerValidateRoutes(app);
-  if (tokens.some((t) => t.scopes.includes('admin'))) registerAdminRoutes(app, tokens);
+  if (tokens.some((t) => t.scopes.includes('admin'))) {
+    // The console's files first: they need no token (only the page's calls carry one).
+    registerConsole(app);
+    registerAdminRoutes(app, tokens);
+    registerImportJobRoutes(app);
+  }
   registerOpenApi(app, config);
   registerExplore(app, config);
 }
@@ -133,7 +139,7 @@ export function createApp(deps: AppDeps): App {
     boundedBody((c) =>
       c.req.method === 'PUT'
         ? deps.config.WRITE_MAX_BODY_BYTES
-        : c.req.path === '/validate'
+        : c.req.path === '/validate' || c.req.path === '/admin/imports'
           ? deps.config.VALIDATE_MAX_BODY_BYTES
           : deps.config.MAX_BODY_BYTES,
     ),

@@ -6,6 +6,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
+import type { ImportJobs } from '../console/index.ts';
 import type { Engine } from '../engine/index.ts';
 import type { GeocoderChain } from '../geo/geocoder.ts';
 import type { DeliveryAttempt, WebhookFilter, WebhookTarget } from '../index-mapping/webhook.document.ts';
@@ -23,6 +24,8 @@ export type AppDeps = {
   /** Turns `postcode` into a centroid (see geocoding.ts for the production chain). */
   geocoder: GeocoderChain;
   logger: Logger;
+  /** Import jobs behind /admin/imports (src/console; src/cli/import-jobs.ts runs them). */
+  imports?: ImportJobs;
   /** Reindex jobs behind POST /admin/reindex (the admin routes exist only with a token of the admin scope). */
   jobs?: ReindexJobs;
   /** The write API's writes (src/ingest/write/write.ts); without them every write is a 503. */

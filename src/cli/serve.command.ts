@@ -14,6 +14,7 @@ import {
 import { createSearchRecorder } from '../search-report/search-recorder.ts';
 import { openUnderstanding } from '../semantic/index.ts';
 import { createWebhookAdmin, startWebhookDelivery } from '../webhooks/index.ts';
+import { createImportJobs } from './import-jobs.ts';
 import { createReindexJobs } from './reindex-jobs.ts';
 import { openRuntime } from './runtime.ts';
 
@@ -109,6 +110,13 @@ export async function serveCommand(options: ServeOptions) {
   const jobs = parseTokens(config.API_TOKENS, config.ADMIN_TOKEN).some((t) => t.scopes.includes('admin'))
     ? createReindexJobs(runtime.engine)
     : undefined;
+  // Import jobs (/admin/imports, the console's Run page) exist on the same terms.
+  const imports = jobs
+    ? createImportJobs(
+        runtime.engine,
+        config.DEFAULT_COUNTRY ? { defaultCountry: config.DEFAULT_COUNTRY } : {},
+      )
+    : undefined;
   const understanding = await openUnderstanding(config, engine, logger);
   // Search counts are written with the runtime's handle too: a write, kept apart from the readers' breaker.
   const searchLog =
@@ -141,6 +149,7 @@ export async function serveCommand(options: ServeOptions) {
     geocoder,
     logger,
     ...(jobs ? { jobs } : {}),
+    ...(imports ? { imports } : {}),
     ...(searchLog ? { searchLog } : {}),
     // Writes take the writers' handle: an import and a publish, not a read.
     writes: createRecordWrites(writing),

@@ -36,7 +36,7 @@ const own = (name: string, type: string): Asset => ({
  * point, not through its `exports`: lit-html exports its browser build only under the `browser`
  * condition, which Node does not resolve.
  */
-function fromPackage(name: string, path: string, type: string): Asset {
+export function fromPackage(name: string, path: string, type: string): Asset {
   let dir = dirname(fileURLToPath(import.meta.resolve(name)));
   while (!isPackageRoot(dir, name)) {
     const parent = dirname(dir);
