@@ -12,8 +12,8 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { compress } from 'hono/compress';
 import { etag } from 'hono/etag';
-import { fromPackage } from '../api/explore.ts';
-import { ApiProblem, problemResponse } from '../api/problem.ts';
+import { ApiProblem, problemResponse } from '../api/http/problem.ts';
+import { fromPackage } from '../api/routes/explore.ts';
 import type { App } from '../api/types.ts';
 
 export const CONSOLE_PATH = '/admin';

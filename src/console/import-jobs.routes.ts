@@ -5,8 +5,8 @@
  * the console uses these routes like any other client, and has no way around them.
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { ADMIN_SECURITY, adminAuthResponses } from '../api/auth.ts';
-import { ApiProblem, bodyErrorResponses, errorResponses, problemContent } from '../api/problem.ts';
+import { ADMIN_SECURITY, adminAuthResponses } from '../api/http/auth.ts';
+import { ApiProblem, bodyErrorResponses, errorResponses, problemContent } from '../api/http/problem.ts';
 import type { App, AppDeps } from '../api/types.ts';
 import type { ImportFrom, ImportJobs } from './import-jobs.ts';
 

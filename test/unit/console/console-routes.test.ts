@@ -7,7 +7,7 @@ import { readdirSync } from 'node:fs';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../../src/api/app.ts';
-import { generateOpenApiDocument } from '../../../src/api/openapi-document.ts';
+import { generateOpenApiDocument } from '../../../src/api/openapi/openapi-document.ts';
 import { loadConfig } from '../../../src/config.ts';
 import type { ImportFrom, ImportJob, ImportJobs } from '../../../src/console/index.ts';
 import type { Engine } from '../../../src/engine/index.ts';
