@@ -1,5 +1,5 @@
 /**
- * `npm run bench:lookups -- --prefix P [--baseline http://127.0.0.1:3132] [--api http://...]
+ * `npm run bench:lookups -- --prefix P [--baseline http://127.0.0.1:3132] [--api http://...] [--no-cache]
  *    [--seconds 8] [--connections 16] [--rounds 2] [--kind services] [--cpu-prof DIR]`
  *
  * Lookups by id, uniform over ALL the records a read index serves (every id read from the engine,
@@ -13,8 +13,9 @@
  * Engine: OPENSEARCH_URL (default http://127.0.0.1:9200). Results printed, JSON in bench/results/.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { stopChild, waitHealthy } from './lib/baseline.ts';
@@ -27,11 +28,18 @@ const { values } = parseArgs({
     api: { type: 'string' },
     'api-port': { type: 'string', default: '3151' },
     baseline: { type: 'string' },
+    /**
+     * The baseline's ids, from the NDJSON file it loaded, when it holds another dataset than the
+     * API (uniform over all of them too): compares per-lookup costs, not the same records.
+     */
+    'baseline-ids': { type: 'string' },
     kind: { type: 'string', default: 'services' },
     seconds: { type: 'string', default: '8' },
     connections: { type: 'string', default: '16' },
     rounds: { type: 'string', default: '2' },
     seed: { type: 'string', default: '17' },
+    /** The API without its record cache (RECORD_CACHE_MB=0): every lookup goes to the engine. */
+    'no-cache': { type: 'boolean', default: false },
     /** Profile the API process (--cpu-prof into this folder). */
     'cpu-prof': { type: 'string' },
   },
@@ -122,6 +130,7 @@ async function startApi(port: number): Promise<{ url: string; child: ChildProces
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       OPENSEARCH_READ_TIMEOUT_MS: '120000',
+      ...(values['no-cache'] ? { RECORD_CACHE_MB: '0' } : {}),
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -152,10 +161,25 @@ sides.push({
   paths: draws.map((id) => `/${physical}/_doc/${id}`),
 });
 if (values.baseline) {
+  let theirs = draws;
+  if (values['baseline-ids']) {
+    const all: string[] = [];
+    const lines = createInterface({
+      input: createReadStream(values['baseline-ids'], 'utf8'),
+      crlfDelay: Infinity,
+    });
+    for await (const line of lines) {
+      const id = /^\{"id":"([^"]+)"/.exec(line)?.[1];
+      if (id) all.push(Buffer.from(id).toString());
+    }
+    const pick = randomOf(Number(values.seed) + 1);
+    theirs = Array.from({ length: draws.length }, () => all[Math.floor(pick() * all.length)]!);
+    log(`baseline: ${all.length.toLocaleString('en')} ids of ${values['baseline-ids']}`);
+  }
   sides.push({
     name: `baseline /${route}/{id}`,
     base: values.baseline,
-    paths: draws.map((id) => `/${route}/${id}`),
+    paths: theirs.map((id) => `/${route}/${id}`),
   });
 }
 log(
