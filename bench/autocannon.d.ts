@@ -22,6 +22,8 @@ declare module 'autocannon' {
     url: string;
     connections?: number;
     duration?: number;
+    /** Requests in all (instead of a duration). */
+    amount?: number;
     pipelining?: number;
     requests?: Request[];
     timeout?: number;

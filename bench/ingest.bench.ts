@@ -24,7 +24,7 @@ import { cpus, totalmem } from 'node:os';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import engineVersion from '../local-engine/version.json' with { type: 'json' };
-import { openBenchEngine } from './lib/bench-engine.ts';
+import { type IndexWork, openBenchEngine } from './lib/bench-engine.ts';
 import { type Dataset, ensureShuffledDataset, ensureSyntheticDataset } from './lib/datasets.ts';
 import { formatTable, median, writeResults } from './lib/results.ts';
 
@@ -60,6 +60,10 @@ type Run = {
   records?: number;
   records_read?: number;
   counts: Record<string, number>;
+  import_node_cpu_ms?: number;
+  reindex_node_cpu_ms?: number;
+  import_engine_work?: IndexWork;
+  reindex_engine_work?: IndexWork;
 };
 
 function runChild(mode: string, url: string, dataset: Dataset): Promise<Run> {
@@ -214,6 +218,23 @@ try {
         `on ${cores} cores that is at least ${(cpu / cores).toFixed(1)} s, at most ${(results[0]!.services / (cpu / cores)).toFixed(0)} services/s however well the two overlap`,
     ].join('\n'),
   );
+  // Per stage, the first run: Node CPU per service, and the engine's thread time for our indices
+  // alone (index stats: meaningful on an engine other clients share, where engine CPU is not).
+  const run = results[0]!.pipeline[0];
+  if (run?.import_engine_work && run.reindex_engine_work) {
+    const n = results[0]!.services;
+    const us = (ms: number | undefined) => (((ms ?? 0) / n) * 1000).toFixed(0);
+    const work = (w: IndexWork) =>
+      `${w.documents} documents, indexing ${us(w.index_ms)} us/service, merging ${us(w.merge_ms)} us/service (${w.merged_documents} merged), refresh ${us(w.refresh_ms)}, flush ${us(w.flush_ms)}`;
+    console.log(
+      [
+        '',
+        'Per stage (first run):',
+        `  import, Node CPU: ${us(run.import_node_cpu_ms)} us/service; engine, records store: ${work(run.import_engine_work)}`,
+        `  reindex, Node CPU: ${us(run.reindex_node_cpu_ms)} us/service; engine, read indices: ${work(run.reindex_engine_work)}`,
+      ].join('\n'),
+    );
+  }
   let changes: Record<string, unknown> | undefined;
   if (values.changes) {
     log(`[${results[0]!.services}] keeping the directory current: incremental publishing...`);

@@ -99,3 +99,55 @@ export async function engineCpuMs(engine: Engine): Promise<number | undefined> {
     return undefined;
   }
 }
+
+/** The engine's own accounting of the work done for one group of indices (milliseconds of its threads). */
+export type IndexWork = {
+  documents: number;
+  index_ms: number;
+  merge_ms: number;
+  merged_documents: number;
+  refresh_ms: number;
+  flush_ms: number;
+};
+
+/**
+ * The work the engine did for the indices matching `pattern` (primaries), from its index stats.
+ * Unlike engineCpuMs, this is ours alone when other clients share the engine: thread time spent
+ * indexing, merging, refreshing and flushing these indices (on a busy engine it includes the
+ * waits for a core, so compare runs made side by side).
+ */
+export async function indexWork(engine: Engine, pattern: string): Promise<IndexWork> {
+  type Stats = {
+    indexing: { index_total: number; index_time_in_millis: number };
+    merges: { total_time_in_millis: number; total_docs: number };
+    refresh: { total_time_in_millis: number };
+    flush: { total_time_in_millis: number };
+  };
+  const work: IndexWork = {
+    documents: 0,
+    index_ms: 0,
+    merge_ms: 0,
+    merged_documents: 0,
+    refresh_ms: 0,
+    flush_ms: 0,
+  };
+  try {
+    const { body } = await engine.client.indices.stats({
+      index: pattern,
+      metric: ['indexing', 'merge', 'refresh', 'flush'],
+      expand_wildcards: 'all',
+    } as never);
+    for (const index of Object.values(
+      (body as { indices?: Record<string, { primaries: Stats }> }).indices ?? {},
+    )) {
+      const s = index.primaries;
+      work.documents += s.indexing.index_total;
+      work.index_ms += s.indexing.index_time_in_millis;
+      work.merge_ms += s.merges.total_time_in_millis;
+      work.merged_documents += s.merges.total_docs;
+      work.refresh_ms += s.refresh.total_time_in_millis;
+      work.flush_ms += s.flush.total_time_in_millis;
+    }
+  } catch {}
+  return work;
+}

@@ -14,12 +14,13 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { createBulkWriter } from '../../src/engine/bulk.ts';
 import { beginBuild, discardBuild, finishBuild } from '../../src/engine/indices.ts';
+import { recordsIndex } from '../../src/engine/records.ts';
 import type { ServiceFull } from '../../src/hsds/index.ts';
 import { toServiceDocument } from '../../src/index-mapping/service.document.ts';
 import { importSource } from '../../src/ingest/import/import-source.ts';
 import { writeReadIndices } from '../../src/ingest/publish/read-indices.writer.ts';
 import { reindex } from '../../src/ingest/publish/reindex.ts';
-import { createBenchEngine, dropIndices, engineCpuMs } from './bench-engine.ts';
+import { createBenchEngine, dropIndices, engineCpuMs, indexWork } from './bench-engine.ts';
 import { sampleRss } from './results.ts';
 
 const { positionals, values } = parseArgs({
@@ -211,10 +212,16 @@ if (mode === 'pipeline') {
   // Which half of the pipeline the engine spends its CPU on.
   if (engineCpu0 !== undefined) result.import_engine_cpu_ms = ((await engineCpuMs(engine)) ?? 0) - engineCpu0;
   result.import_node_cpu_ms = cpu() - cpu0;
+  // The records store's cost in the engine (ours alone on a shared engine: index stats).
+  result.import_engine_work = await indexWork(engine, recordsIndex(engine));
+  const reindexCpu0 = cpu();
   const report = await reindex(engine, {
     bulk,
     ...(values.batch ? { batchSize: Number(values.batch) } : {}),
   });
+  result.reindex_node_cpu_ms = cpu() - reindexCpu0;
+  // Every read index of the build: the publish's cost in the engine, the final merge included.
+  result.reindex_engine_work = await indexWork(engine, `${engine.settings.prefix}-*-v*`);
   Object.assign(result, {
     import_ms: importMs,
     reindex_ms: performance.now() - started - importMs,
