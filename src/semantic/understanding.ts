@@ -28,6 +28,7 @@ import type { Meaning } from '../index-mapping/meaning.query.ts';
 import { bareWord, MAX_FUZZY_WORD_CHARS, MAX_SEARCH_WORDS, typoWords } from '../index-mapping/text.query.ts';
 import { type Embedder, similarity } from './embedder.ts';
 import { createHeldWords } from './held-words.ts';
+import { rememberedMeanings } from './meaning-memo.ts';
 import type { Need } from './needs.ts';
 import { correctText, createLexicon, type Lexicon } from './spelling.ts';
 import { termBranches } from './term-branches.ts';
@@ -270,7 +271,12 @@ export async function createUnderstanding(options: {
   const embedQuery = async (text: string) => {
     const key = bareWords(text).toLowerCase();
     const cached = queries.get(key);
-    if (cached) return cached;
+    if (cached) {
+      // Least recently used first out: a search asked all day keeps its vector.
+      queries.delete(key);
+      queries.set(key, cached);
+      return cached;
+    }
     const vector = await embedder.embed(key);
     if (settings.cacheEntries <= 0) return vector;
     if (queries.size >= settings.cacheEntries) queries.delete(queries.keys().next().value as string);
@@ -278,7 +284,7 @@ export async function createUnderstanding(options: {
     return vector;
   };
 
-  return {
+  const understanding: Understanding = {
     async understand(asked) {
       const text = boundedText(asked);
       if (!/[\p{L}\p{N}]/u.test(text)) return undefined;
@@ -389,4 +395,10 @@ export async function createUnderstanding(options: {
     },
     close: () => embedder.close(),
   };
+  // Asked again, a text's meaning is remembered (meaning-memo.ts), keyed by the text as understood.
+  const remembered = rememberedMeanings((text) => understanding.understand(text), {
+    entries: settings.cacheEntries,
+    version: () => termsVersion,
+  });
+  return { understand: (asked) => remembered(boundedText(asked)), close: understanding.close };
 }

@@ -77,6 +77,20 @@ describe('a guarded engine handle', () => {
     await expect(count(engine)).resolves.toMatchObject({ body: { count: 7 } });
   });
 
+  it('is not opened by look-ups given less time than its read timeout, which run out on a busy engine (issue 53)', async () => {
+    engine = guarded({ failureThreshold: 2, cooldownMs: 300, maxInFlight: 10 });
+    const lookUp = (e: Engine) =>
+      engineCall('look up search words', () =>
+        e.client.count({ index: 't-x' }, { requestTimeout: 40, maxRetries: 0 }),
+      );
+    for (let i = 0; i < 4; i++) await expect(lookUp(engine)).rejects.toBeInstanceOf(EngineUnavailableError);
+    expect(received).toBe(4);
+    expect(engine.guard?.breaker.state).toBe('closed');
+    // A read that runs out of the read timeout itself still counts.
+    for (let i = 0; i < 2; i++) await expect(count(engine)).rejects.toBeInstanceOf(EngineUnavailableError);
+    expect(engine.guard?.breaker.state).toBe('open');
+  });
+
   it('refuses requests beyond the in-flight cap at once, without sending them', async () => {
     engine = guarded({ failureThreshold: 100, cooldownMs: 1000, maxInFlight: 3 });
     const e = engine;

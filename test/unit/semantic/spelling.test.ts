@@ -33,3 +33,32 @@ describe('typo correction that knows the domain', () => {
     expect(correctText('food bank', lexicon)).toBeUndefined();
   });
 });
+
+describe('a word corrected once', () => {
+  /** A lexicon whose words count how often they are walked (each walk compares the word with all). */
+  const countingLexicon = (words: string[]) => {
+    const base = createLexicon(words, new Set());
+    let walks = 0;
+    const counted = new Set(base.words);
+    const iterate = counted[Symbol.iterator].bind(counted);
+    counted[Symbol.iterator] = () => {
+      walks += 1;
+      return iterate();
+    };
+    return { lexicon: { ...base, words: counted }, walks: () => walks };
+  };
+
+  it('costs nothing the next time, answer or none, until the lexicon changes (issue 53)', () => {
+    const { lexicon: counting, walks } = countingLexicon(['eviction', 'pantry']);
+    expect(correctWord('evction', counting)).toBe('eviction');
+    expect(correctWord('Evction', counting)).toBe('eviction');
+    expect(correctWord('tillydrone', counting)).toBeUndefined();
+    expect(correctWord('tillydrone', counting)).toBeUndefined();
+    expect(walks()).toBe(2);
+    // Another lexicon (the served terms changed) works it out again.
+    const other = countingLexicon(['eviction', 'tillydrone']);
+    expect(correctWord('tillydrone', other.lexicon)).toBeUndefined();
+    expect(correctWord('tillydrones', other.lexicon)).toBe('tillydrone');
+    expect(other.walks()).toBe(1);
+  });
+});
