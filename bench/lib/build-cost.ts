@@ -11,7 +11,10 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import type { ServiceFull } from '../../src/hsds/index.ts';
 import { toServiceDocument } from '../../src/index-mapping/service.document.ts';
-import { geometryFromExtent, serviceAtLocationDocuments } from '../../src/ingest/publish/read-indices.writer.ts';
+import {
+  geometryFromExtent,
+  serviceAtLocationDocuments,
+} from '../../src/ingest/publish/read-indices.writer.ts';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
