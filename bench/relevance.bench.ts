@@ -23,7 +23,8 @@
  *   first results; `--class NAME` only that class (of the sets that have it).
  * - RELEVANCE_KEEP=1 imports each real feed once under a fixed prefix (bench-relevance-keep-<set>)
  *   and keeps it, so a query-time change is measured again in seconds; drop those indices after
- *   a change to what an import writes.
+ *   a change to what an import writes. RELEVANCE_KEEP_TAG=<tag> keeps them under
+ *   bench-relevance-keep-<tag><set> instead, so a branch that changes what an import writes keeps its own.
  * - `--service-meaning` also scores rankings search does not serve, to say what a vector per
  *   service would be worth (./relevance/service-meaning.ts): services by meaning alone, the better
  *   of that and today's per query, and the two fused (synthetic sets only).
@@ -174,7 +175,7 @@ type RealScores = { prefix: string; scores: QueryScore[]; importSeconds: number;
 async function scoreRealSet(set: RealSet, location: string, served: BenchEngine): Promise<RealScores> {
   const keep = process.env.RELEVANCE_KEEP === '1';
   const prefix = keep
-    ? `bench-relevance-keep-${set.name}`
+    ? `bench-relevance-keep-${process.env.RELEVANCE_KEEP_TAG ?? ''}${set.name}`
     : `bench-relevance-${set.name}-${randomBytes(3).toString('hex')}`;
   const { config, engine } = serverEngine(served.url, prefix);
   try {

@@ -12,7 +12,6 @@ import {
 import { geocodeHeaders, resolveGeoQuery } from '../geo-params.ts';
 import { requirePostcodeForProximity, resolvePaging } from '../list-params.ts';
 import { listResponse, listRoutes, postedParams } from '../list-route.ts';
-import { meaningOf } from '../meaning.ts';
 import { nextOpenings } from '../next-openings.ts';
 import { noQuery, recordResponse, recordRoute } from '../record-route.ts';
 import { serviceAtLocationItemSchema, serviceAtLocationPageSchema } from '../response-schemas.ts';
@@ -20,6 +19,7 @@ import type { RouteContext } from '../route-context.ts';
 import { relaxedSearches, searchExtensions } from '../search-extensions.ts';
 import { recordingSearch } from '../search-recording.ts';
 import type { App, AppContext } from '../types.ts';
+import { understandSearch } from '../understood.ts';
 
 const serviceAtLocationsRoutes = (ctx: RouteContext) =>
   listRoutes(ctx, {
@@ -58,15 +58,18 @@ async function listServiceAtLocations(ctx: RouteContext, c: AppContext, p: Servi
     ...toServiceFilters(p, asked),
     ...(await childTermsOf(c, p)),
     geo,
-    meaning: await meaningOf(c, p.search),
+    ...(await understandSearch(c, p)),
   };
   const shape = p.full ? 'full' : 'list';
   const request = buildServiceAtLocationSearch(filters, shape);
   const extend = recordingSearch(
     c,
     p,
-    searchExtensions(c, request, { ...p, crisis: filters.meaning?.crisis !== undefined }, (search) =>
-      buildServiceAtLocationSearch({ ...filters, search }, shape),
+    searchExtensions(
+      c,
+      request,
+      { ...p, crisis: filters.meaning?.crisis !== undefined, understood: filters.understood },
+      (search) => buildServiceAtLocationSearch({ ...filters, search, understood: undefined }, shape),
     ),
   );
   const relax = relaxedSearches(filters, (how) =>

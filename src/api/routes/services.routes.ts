@@ -13,7 +13,6 @@ import { geocodeHeaders, type ResolvedGeo, resolveGeoQuery } from '../geo-params
 import { asJsonAnswer } from '../json-answer.ts';
 import { requirePostcodeForProximity, resolvePaging, withDeleted } from '../list-params.ts';
 import { listResponse, listRoutes, postedParams } from '../list-route.ts';
-import { meaningOf } from '../meaning.ts';
 import { ndjsonResponse, wholePageResponse } from '../ndjson.ts';
 import { nextOpenings } from '../next-openings.ts';
 import { noQuery, recordResponse, recordRoute } from '../record-route.ts';
@@ -22,6 +21,7 @@ import type { RouteContext } from '../route-context.ts';
 import { relaxedSearches, searchExtensions } from '../search-extensions.ts';
 import { recordingSearch } from '../search-recording.ts';
 import type { App, AppContext } from '../types.ts';
+import { understandSearch } from '../understood.ts';
 
 const servicesRoutes = (ctx: RouteContext) =>
   listRoutes(ctx, {
@@ -58,7 +58,7 @@ async function minimalServices(c: AppContext, p: ServicesParams, geo: ResolvedGe
     ...toServiceFilters(p, askedAt(c)),
     ...(await childTermsOf(c, p)),
     geo,
-    meaning: await meaningOf(c, p.search),
+    ...(await understandSearch(c, p)),
   };
   const search = withDeleted(buildServiceSearch(filters, 'minimal'), p.include_deleted, p.modified_after);
   const batches = streamRecords(engine, streamOrder(search), dump.stream);
@@ -90,15 +90,18 @@ async function pageOfServices(
     ...toServiceFilters(p, asked),
     ...(await childTermsOf(c, p)),
     geo,
-    meaning: await meaningOf(c, p.search),
+    ...(await understandSearch(c, p)),
   };
   const shape = p.full ? 'full' : 'list';
   const request = buildServiceSearch(filters, shape);
   const extend = recordingSearch(
     c,
     p,
-    searchExtensions(c, request, { ...p, crisis: filters.meaning?.crisis !== undefined }, (search) =>
-      buildServiceSearch({ ...filters, search }, shape),
+    searchExtensions(
+      c,
+      request,
+      { ...p, crisis: filters.meaning?.crisis !== undefined, understood: filters.understood },
+      (search) => buildServiceSearch({ ...filters, search, understood: undefined }, shape),
     ),
   );
   return listResponse(

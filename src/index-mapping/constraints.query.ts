@@ -1,0 +1,136 @@
+/**
+ * Constraints read from a search's text (src/semantic/constraints.ts), as query pieces: a place,
+ * a language, an age or group, a cost. Pure: what was understood in, filters and boosts out.
+ *
+ * - A **filter** keeps the services the constraint holds for, by their structured fields or, where
+ *   a directory publishes none (ORUK feeds without locations), by their own words: a place is an
+ *   address's city, region or postal code (F.places) or the place named in the service's name,
+ *   description or organization; a language one the service or its locations speak
+ *   (F.languages) or named in its description; an age range overlaps the service's (a bound
+ *   that is absent holds for everyone, as `age=` does). Cost never filters: few feeds say what a
+ *   service costs, and "free" is often only in the description.
+ * - A **boost**: the constraint's own words still rank ("for young people" in a description is
+ *   what a young person's service says), but are no longer required words of the search; "free"
+ *   ranks the services that say they are free (F.free) first among equals.
+ * - A search that found nothing with its filters is served again without them (`relaxed`), and
+ *   the page says so (Understood.relaxed).
+ */
+import { F } from './fields.ts';
+import type { QueryDsl } from './search.query.ts';
+
+export type Constraint =
+  | { kind: 'place'; text: string; place: string; words: string }
+  | { kind: 'language'; text: string; language: string; values: readonly string[] }
+  | { kind: 'age'; text: string; from: number; to: number; words: string }
+  | { kind: 'cost'; text: string; words: string };
+
+export type ConstraintKind = Constraint['kind'];
+export const CONSTRAINT_KINDS: readonly ConstraintKind[] = ['place', 'language', 'age', 'cost'];
+
+/** What a search's text was understood to ask beside its need. */
+export type Understood = {
+  constraints: readonly Constraint[];
+  /** The text without the words the constraints consumed: what the need is searched by. */
+  needText: string;
+  /** The filters emptied the answer and were dropped (boosts stay). */
+  relaxed?: boolean;
+};
+
+/** How much a constraint's own words weigh next to the need's (a typed word's match scores 2-20). */
+// Real development sets (Bristol, Miami): 1 and 2 ranked alike; 0.5 lost "food for seniors".
+export const CONSTRAINT_WORDS_BOOST = 1;
+/** A service that says it is free, for a search that asks for free (constant, like a term's match). */
+export const FREE_BOOST = 2;
+
+/** The fields a place or language may be named in when no structured field says it. */
+const NAMED_IN = [F.name, F.description, F.organizationName];
+
+const namedIn = (text: string): QueryDsl => ({
+  multi_match: { query: text, fields: [...NAMED_IN], type: 'phrase' },
+});
+
+const boundHolds = (field: string, range: Record<string, number>): QueryDsl => ({
+  bool: {
+    should: [{ range: { [field]: range } }, { bool: { must_not: [{ exists: { field } }] } }],
+    minimum_should_match: 1,
+  },
+});
+
+function constraintFilter(constraint: Constraint): QueryDsl | undefined {
+  switch (constraint.kind) {
+    case 'place':
+      return {
+        bool: {
+          should: [{ term: { [F.places]: constraint.place } }, namedIn(constraint.words)],
+          minimum_should_match: 1,
+        },
+      };
+    case 'language':
+      return {
+        bool: {
+          should: [{ terms: { [F.languages]: [...constraint.values] } }, namedIn(constraint.language)],
+          minimum_should_match: 1,
+        },
+      };
+    case 'age':
+      return {
+        bool: {
+          filter: [
+            boundHolds(F.minimumAge, { lte: constraint.to }),
+            boundHolds(F.maximumAge, { gte: constraint.from }),
+          ],
+        },
+      };
+    case 'cost':
+      return undefined;
+  }
+}
+
+/** The filters of what was understood; none once relaxed. */
+export function constraintFilters(understood: Understood | undefined): QueryDsl[] {
+  if (!understood || understood.relaxed) return [];
+  return understood.constraints.flatMap((c): QueryDsl[] => {
+    const filter = constraintFilter(c);
+    return filter ? [filter] : [];
+  });
+}
+
+/** Whether any constraint filters (so a relaxed search without them may find more). */
+export const constraintsFilter = (understood: Understood | undefined): boolean =>
+  understood?.constraints.some((c) => constraintFilter(c) !== undefined) ?? false;
+
+/** The boosts of what was understood: its words on the stemmed fields, and free services for "free". */
+export function constraintBoosts(understood: Understood | undefined, fields: readonly string[]): QueryDsl[] {
+  if (!understood) return [];
+  return understood.constraints.flatMap((c): QueryDsl[] => {
+    const words = c.kind === 'language' ? c.language : c.words;
+    const boost: QueryDsl[] = [
+      { multi_match: { query: words, fields: [...fields], boost: CONSTRAINT_WORDS_BOOST } },
+    ];
+    if (c.kind === 'cost')
+      boost.push({ constant_score: { filter: { term: { [F.free]: true } }, boost: FREE_BOOST } });
+    return boost;
+  });
+}
+
+/**
+ * The need's query with the constraints' boosts beside it; with no need words (the search was
+ * only a place: "in Hialeah"), the boosts rank and match nothing away.
+ */
+export function withConstraintBoosts(
+  need: QueryDsl | undefined,
+  understood: Understood | undefined,
+  fields: readonly string[],
+): QueryDsl | undefined {
+  const should = constraintBoosts(understood, fields);
+  if (should.length === 0) return need;
+  return need ? { bool: { must: [need], should } } : { bool: { should, minimum_should_match: 0 } };
+}
+
+/** The directory's places: one aggregation over the served services' F.places (places.document.ts). */
+export const MAX_PLACES = 20_000;
+export const placesBody = (): QueryDsl => ({
+  size: 0,
+  track_total_hits: false,
+  aggs: { places: { terms: { field: F.places, size: MAX_PLACES } } },
+});
