@@ -75,17 +75,18 @@ describe('readConstraints: languages', () => {
 
 describe('readConstraints: ages and cost', () => {
   it.each([
-    ['exercise for over 60s', 60, 120, 'exercise'],
-    ['lunch club over-50s', 50, 120, 'lunch club'],
-    ['food for seniors', 60, 120, 'food'],
-    ['mental health support for young people', 11, 25, 'mental health support'],
-    ['drop in for teenagers', 13, 19, 'drop in'],
-    ['dentist for kids', 0, 12, 'dentist'],
-    ['playgroup for under 5s', 0, 4, 'playgroup'],
-  ])('%s', (text, from, to, needText) => {
+    ['exercise for over 60s', 60, 120],
+    ['lunch club over-50s', 50, 120],
+    ['food for seniors', 60, 120],
+    ['mental health support for young people', 11, 25],
+    ['drop in for teenagers', 13, 19],
+    ['dentist for kids', 0, 12],
+    ['playgroup for under 5s', 0, 4],
+  ])('%s', (text, from, to) => {
     const read = readConstraints(text, MIAMI);
     expect(read?.constraints[0]).toMatchObject({ kind: 'age', from, to });
-    expect(read?.needText).toBe(needText);
+    // An age's words stay the need's: records say ages in words far more often than in fields.
+    expect(read?.needText).toBe(text);
   });
 
   it('reads "free" as a request, not inside "drug free"', () => {
