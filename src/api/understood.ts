@@ -80,7 +80,8 @@ export function understoodMember(understood: Understood | undefined): Record<str
   if (!understood) return {};
   const member: Record<string, unknown> = {};
   for (const c of understood.constraints) {
-    const applied = c.kind === 'cost' ? 'boost' : understood.relaxed ? 'relaxed' : 'filter';
+    const filters = c.kind !== 'cost' && (c.kind !== 'place' || c.known);
+    const applied = !filters ? 'boost' : understood.relaxed ? 'relaxed' : 'filter';
     const value =
       c.kind === 'place'
         ? { place: c.place }

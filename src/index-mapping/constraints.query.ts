@@ -19,7 +19,14 @@ import { F } from './fields.ts';
 import type { QueryDsl } from './search.query.ts';
 
 export type Constraint =
-  | { kind: 'place'; text: string; place: string; words: string }
+  | {
+      kind: 'place';
+      text: string;
+      place: string;
+      words: string;
+      /** A place the directory's addresses name (it filters); else only named ("in Fishponds"), it ranks. */
+      known: boolean;
+    }
   | { kind: 'language'; text: string; language: string; values: readonly string[] }
   | { kind: 'age'; text: string; from: number; to: number; words: string }
   | { kind: 'cost'; text: string; words: string };
@@ -39,6 +46,8 @@ export type Understood = {
 /** How much a constraint's own words weigh next to the need's (a typed word's match scores 2-20). */
 // Bristol development set: 2 ranked "LGBT youth group" better than 1 (0.91 -> 0.96), nothing worse.
 export const CONSTRAINT_WORDS_BOOST = 2;
+/** A service naming the place a search names, above the need's own matches (a strong boost). */
+export const PLACE_BOOST = 50;
 /** A service that says it is free, for a search that asks for free (constant, like a term's match). */
 export const FREE_BOOST = 2;
 
@@ -59,6 +68,7 @@ const boundHolds = (field: string, range: Record<string, number>): QueryDsl => (
 function constraintFilter(constraint: Constraint): QueryDsl | undefined {
   switch (constraint.kind) {
     case 'place':
+      if (!constraint.known) return undefined;
       return {
         bool: {
           should: [{ term: { [F.places]: constraint.place } }, namedIn(constraint.words)],
@@ -109,6 +119,8 @@ export function constraintBoosts(understood: Understood | undefined, fields: rea
     const boost: QueryDsl[] = [
       { multi_match: { query: words, fields: [...fields], boost: CONSTRAINT_WORDS_BOOST } },
     ];
+    // A place ranks the services that name it above any that do not: the person said where.
+    if (c.kind === 'place') boost.push({ constant_score: { filter: namedIn(c.words), boost: PLACE_BOOST } });
     if (c.kind === 'cost')
       boost.push({ constant_score: { filter: { term: { [F.free]: true } }, boost: FREE_BOOST } });
     return boost;

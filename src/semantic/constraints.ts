@@ -185,7 +185,7 @@ function wordsOf(text: string): { word: string; start: number; end: number }[] {
 }
 
 function readPlace(text: string, places: Gazetteer): { constraint: Constraint; span: Span } | undefined {
-  if (places.size === 0) return undefined;
+  if (places.size === 0) return namedPlace(text);
   const tokens = wordsOf(text);
   // Longest first, left to right: "Miami Beach" before "Miami", "North Miami Beach" before both.
   for (let length = Math.min(MAX_PLACE_WORDS, tokens.length); length >= 1; length--) {
@@ -208,12 +208,41 @@ function readPlace(text: string, places: Gazetteer): { constraint: Constraint; s
       const start = cued && cue ? cue.index : first.start;
       const place = /\d/.test(key) && !places.has(key) ? postal.find((form) => places.has(form))! : key;
       return {
-        constraint: { kind: 'place', text: text.slice(start, last.end).trim(), place, words: written },
+        constraint: {
+          kind: 'place',
+          text: text.slice(start, last.end).trim(),
+          place,
+          words: written,
+          known: true,
+        },
         span: { start, end: last.end },
       };
     }
   }
-  return undefined;
+  return namedPlace(text);
+}
+
+/** Capitalised words a place name never is. */
+const NOT_PLACES = new Set(['i', 'me', 'my', 'the', 'a', 'an', 'we', 'us', 'our', 'you']);
+
+/**
+ * A place the directory's addresses do not name, said as one ("memory cafe in Fishponds"): after
+ * "in", "near" or "around", one to three capitalised words closing the text. Many directories
+ * publish no addresses (ORUK feeds of service list items) and say where in their words; such a
+ * place ranks the services naming it first (a boost), without being a required word that leaves
+ * out the services that do not name it.
+ */
+function namedPlace(text: string): { constraint: Constraint; span: Span } | undefined {
+  const m = /\b(?:in|near|around)\s+((?:\p{Lu}[\p{L}'’-]*)(?:\s+\p{Lu}[\p{L}'’-]*){0,2})\s*[.!?]?\s*$/u.exec(
+    text,
+  );
+  if (!m || !hasLetter(text.slice(0, m.index))) return undefined;
+  const words = m[1]!;
+  if (words.split(/\s+/).some((w) => NOT_PLACES.has(w.toLowerCase()))) return undefined;
+  return {
+    constraint: { kind: 'place', text: m[0].trim(), place: placeKey(words), words, known: false },
+    span: { start: m.index, end: m.index + m[0].length },
+  };
 }
 
 /**

@@ -10,7 +10,7 @@ const place = (text: string, places: ReadonlySet<string>) =>
 describe('readConstraints: places the directory serves', () => {
   it('reads a place after "in" or "near", and the need without it', () => {
     expect(readConstraints('food in Hialeah', MIAMI)).toEqual({
-      constraints: [{ kind: 'place', text: 'in Hialeah', place: 'hialeah', words: 'Hialeah' }],
+      constraints: [{ kind: 'place', text: 'in Hialeah', place: 'hialeah', words: 'Hialeah', known: true }],
       needText: 'food',
     });
     expect(readConstraints('memory cafe near Fishponds', BRISTOL)?.needText).toBe('memory cafe');
@@ -24,7 +24,9 @@ describe('readConstraints: places the directory serves', () => {
 
   it('reads a search that is only a place', () => {
     expect(readConstraints('Scunthorpe', BRISTOL)).toEqual({
-      constraints: [{ kind: 'place', text: 'Scunthorpe', place: 'scunthorpe', words: 'Scunthorpe' }],
+      constraints: [
+        { kind: 'place', text: 'Scunthorpe', place: 'scunthorpe', words: 'Scunthorpe', known: true },
+      ],
       needText: '',
     });
   });
@@ -34,9 +36,18 @@ describe('readConstraints: places the directory serves', () => {
     expect(readConstraints('Homestead exemption help', MIAMI)).toBeUndefined();
   });
 
-  it('does not read a place the directory does not serve', () => {
-    expect(readConstraints('food in Orlando', MIAMI)).toBeUndefined();
+  it('reads a place the directory does not serve only where the text says it is one, to rank by', () => {
+    expect(readConstraints('memory cafe in Fishponds', new Set())).toEqual({
+      constraints: [
+        { kind: 'place', text: 'in Fishponds', place: 'fishponds', words: 'Fishponds', known: false },
+      ],
+      needText: 'memory cafe',
+    });
+    expect(place('food in Orlando', MIAMI)).toMatchObject({ place: 'orlando', known: false });
     expect(readConstraints('food bank Bedminster', BRISTOL)).toBeUndefined();
+    expect(readConstraints('food in orlando', MIAMI)).toBeUndefined();
+    expect(readConstraints('help in Crisis now', MIAMI)).toBeUndefined();
+    expect(readConstraints('Fishponds', new Set())).toBeUndefined();
   });
 
   it('reads UK postcodes (full or outward) and US ZIP codes', () => {
@@ -93,7 +104,7 @@ describe('readConstraints: ages and cost', () => {
     expect(readConstraints('free clinic in Naples', MIAMI)).toEqual({
       constraints: [
         { kind: 'cost', text: 'free', words: 'free' },
-        { kind: 'place', text: 'in Naples', place: 'naples', words: 'Naples' },
+        { kind: 'place', text: 'in Naples', place: 'naples', words: 'Naples', known: true },
       ],
       needText: 'clinic',
     });
