@@ -6,11 +6,14 @@
  */
 import { z } from '@hono/zod-openapi';
 import type { Engine } from '../engine/engine.ts';
+import { searchPage } from '../engine/search.ts';
 import {
   CONSTRAINT_KINDS,
   type ConstraintKind,
+  placeNamedSearch,
   type Understood,
 } from '../index-mapping/constraints.query.ts';
+import { meansNothing } from '../index-mapping/service-search.query.ts';
 import { readConstraints } from '../semantic/constraints.ts';
 import { createPlaces, type Places } from '../semantic/places.ts';
 import { booleanParam } from './list-params.ts';
@@ -81,7 +84,7 @@ export function understoodMember(understood: Understood | undefined): Record<str
   const member: Record<string, unknown> = {};
   for (const c of understood.constraints) {
     const filters = c.kind !== 'cost' && (c.kind !== 'place' || c.known);
-    const applied = !filters ? 'boost' : understood.relaxed ? 'relaxed' : 'filter';
+    const applied = !filters || understood.boostOnly ? 'boost' : understood.relaxed ? 'relaxed' : 'filter';
     const value =
       c.kind === 'place'
         ? { place: c.place }
@@ -95,8 +98,30 @@ export function understoodMember(understood: Understood | undefined): Record<str
   return { understood: member };
 }
 
+/** Whether the directory names a place only named in a search, in any service's words. */
+async function named(c: AppContext, understood: Understood): Promise<boolean> {
+  const place = understood.constraints.find((k) => k.kind === 'place' && !k.known);
+  if (!place || place.kind !== 'place') return true;
+  const found = await searchPage(c.get('deps').engine, placeNamedSearch(place.words), { from: 0, size: 0 });
+  return found.total > 0;
+}
+
 /** What `search` states (its constraints) and what it means, read from the words of its need. */
 export async function understandSearch(c: AppContext, p: UnderstoodParams) {
-  const understood = await understoodOf(c, p);
-  return { understood, meaning: await meaningOf(c, understood ? understood.needText : p.search) };
+  let understood = await understoodOf(c, p);
+  let meaning = await meaningOf(c, understood ? understood.needText : p.search);
+  // A place beside words that mean nothing the directory offers ("cheap flights to New York"),
+  // or one no service names ("... Tenerife"), stays a required word: without it, "cheap flights
+  // to" found a travel service.
+  const hasPlace = understood?.constraints.some((k) => k.kind === 'place');
+  if (understood && hasPlace && (meansNothing(meaning) || !(await named(c, understood)))) {
+    understood = await understoodOf(c, {
+      ...p,
+      ignore_understood: [...(p.ignore_understood ?? []), 'place'],
+    });
+    meaning = await meaningOf(c, understood ? understood.needText : p.search);
+  }
+  // A crisis is never narrowed: a helpline anywhere is help here ("domestic violence Key West").
+  if (understood && meaning?.crisis) understood = { ...understood, boostOnly: true };
+  return { understood, meaning };
 }

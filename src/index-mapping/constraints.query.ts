@@ -16,7 +16,8 @@
  *   the page says so (Understood.relaxed).
  */
 import { F } from './fields.ts';
-import type { QueryDsl } from './search.query.ts';
+import { composeQuery, type QueryDsl, type SearchRequest, sortOrder } from './search.query.ts';
+import { SERVICE_MINIMAL } from './sources.query.ts';
 
 export type Constraint =
   | {
@@ -41,6 +42,8 @@ export type Understood = {
   needText: string;
   /** The filters emptied the answer and were dropped (boosts stay). */
   relaxed?: boolean;
+  /** The constraints only rank (a crisis: help elsewhere is never left out). */
+  boostOnly?: boolean;
 };
 
 /** How much a constraint's own words weigh next to the need's (a typed word's match scores 2-20). */
@@ -98,7 +101,7 @@ function constraintFilter(constraint: Constraint): QueryDsl | undefined {
 
 /** The filters of what was understood; none once relaxed. */
 export function constraintFilters(understood: Understood | undefined): QueryDsl[] {
-  if (!understood || understood.relaxed) return [];
+  if (!understood || understood.relaxed || understood.boostOnly) return [];
   return understood.constraints.flatMap((c): QueryDsl[] => {
     const filter = constraintFilter(c);
     return filter ? [filter] : [];
@@ -107,7 +110,19 @@ export function constraintFilters(understood: Understood | undefined): QueryDsl[
 
 /** Whether any constraint filters (so a relaxed search without them may find more). */
 export const constraintsFilter = (understood: Understood | undefined): boolean =>
-  understood?.constraints.some((c) => constraintFilter(c) !== undefined) ?? false;
+  constraintFilters(understood).length > 0;
+
+/**
+ * The services naming a place, counted to tell a place a directory speaks of ("Bedminster") from
+ * one it never names ("Tenerife"), which stays a required word of the search.
+ */
+export const placeNamedSearch = (words: string): SearchRequest => ({
+  index: 'services',
+  query: composeQuery(undefined, [namedIn(words)]),
+  sort: sortOrder({ relevance: false, byName: false }),
+  source: SERVICE_MINIMAL,
+  batchSize: 1,
+});
 
 /** The boosts of what was understood: its words on the stemmed fields, and free services for "free". */
 export function constraintBoosts(understood: Understood | undefined, fields: readonly string[]): QueryDsl[] {

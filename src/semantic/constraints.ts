@@ -222,6 +222,18 @@ function readPlace(text: string, places: Gazetteer): { constraint: Constraint; s
   return namedPlace(text);
 }
 
+/**
+ * One or two title-case words closing a text whose other words are lower case ("food bank
+ * Bedminster", "warm space Bradley Stoke"): how people add a place to a need. A name is typed in
+ * capitals throughout ("Bristol Drugs Project"), an abbreviation in upper case ("help with PIP").
+ */
+function closingPlace(text: string): RegExpExecArray | null {
+  const m = /(?:^|\s)((?:\p{Lu}\p{Ll}[\p{L}'’-]*)(?:\s+\p{Lu}\p{Ll}[\p{L}'’-]*)?)\s*$/u.exec(text);
+  if (!m) return null;
+  const before = text.slice(0, m.index);
+  return /\p{Lu}/u.test(before) || !/\p{Ll}{2}/u.test(before) ? null : m;
+}
+
 /** Capitalised words a place name never is. */
 const NOT_PLACES = new Set(['i', 'me', 'my', 'the', 'a', 'an', 'we', 'us', 'our', 'you']);
 
@@ -233,9 +245,9 @@ const NOT_PLACES = new Set(['i', 'me', 'my', 'the', 'a', 'an', 'we', 'us', 'our'
  * out the services that do not name it.
  */
 function namedPlace(text: string): { constraint: Constraint; span: Span } | undefined {
-  const m = /\b(?:in|near|around)\s+((?:\p{Lu}[\p{L}'’-]*)(?:\s+\p{Lu}[\p{L}'’-]*){0,2})\s*[.!?]?\s*$/u.exec(
-    text,
-  );
+  const m =
+    /\b(?:in|near|around)\s+((?:\p{Lu}[\p{L}'’-]*)(?:\s+\p{Lu}[\p{L}'’-]*){0,2})\s*[.!?]?\s*$/u.exec(text) ??
+    closingPlace(text);
   if (!m || !hasLetter(text.slice(0, m.index))) return undefined;
   const words = m[1]!;
   if (words.split(/\s+/).some((w) => NOT_PLACES.has(w.toLowerCase()))) return undefined;

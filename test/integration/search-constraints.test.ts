@@ -118,6 +118,22 @@ describe('a place the directory serves', () => {
   });
 });
 
+describe('a place the directory only names in words', () => {
+  it('ranks the services naming it first, without leaving out the others', async () => {
+    const page = await search('food%20pantry%20in%20Little%20Haiti');
+    expect(page.contents[0]?.name).toBe('Little Haiti Food Pantry');
+    expect(names(page)).toContain('Hialeah Community Food Pantry');
+    expect(page.understood).toEqual({
+      place: { text: 'in Little Haiti', place: 'little haiti', applied: 'boost' },
+    });
+  });
+
+  it('stays a word of the search when no service names it', async () => {
+    const page = await search('food%20pantry%20in%20Atlantis');
+    expect(page.understood).toBeUndefined();
+  });
+});
+
 describe('a language and an age', () => {
   it('keeps the services speaking the language', async () => {
     const page = await search('Creole%20speaking%20food%20pantry');

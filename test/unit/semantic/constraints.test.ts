@@ -44,8 +44,14 @@ describe('readConstraints: places the directory serves', () => {
       needText: 'memory cafe',
     });
     expect(place('food in Orlando', MIAMI)).toMatchObject({ place: 'orlando', known: false });
-    expect(readConstraints('food bank Bedminster', BRISTOL)).toBeUndefined();
+    expect(place('food bank Bedminster', BRISTOL)).toMatchObject({ place: 'bedminster', known: false });
+    expect(place('warm space Bradley Stoke', BRISTOL)).toMatchObject({
+      place: 'bradley stoke',
+      known: false,
+    });
     expect(readConstraints('food in orlando', MIAMI)).toBeUndefined();
+    expect(readConstraints('Bristol Drugs Project', BRISTOL)).toBeUndefined();
+    expect(readConstraints('help with PIP', BRISTOL)).toBeUndefined();
     expect(readConstraints('help in Crisis now', MIAMI)).toBeUndefined();
     expect(readConstraints('Fishponds', new Set())).toBeUndefined();
   });
