@@ -72,10 +72,10 @@ export function relaxedSearches(
   filters: ServiceFilters,
   build: (relax: Relaxation) => SearchRequest,
 ): Relaxed[] {
-  // Every relaxation is served without the constraints' filters (relaxationsOf tries theirs first).
+  // The constraints' relaxation is served without their filters; the page says they were dropped.
   const understood = filters.understood && { ...filters.understood, relaxed: true };
   return relaxationsOf(filters).map((relax) => ({
     request: build(relax),
-    extensions: { relaxed: relax, ...understoodMember(understood) },
+    extensions: { relaxed: relax, ...(relax === 'constraints' ? understoodMember(understood) : {}) },
   }));
 }

@@ -101,7 +101,7 @@ export function understoodMember(understood: Understood | undefined): Record<str
 /** Whether the directory names a place only named in a search, in any service's words. */
 async function named(c: AppContext, understood: Understood): Promise<boolean> {
   const place = understood.constraints.find((k) => k.kind === 'place' && !k.known);
-  if (!place || place.kind !== 'place') return true;
+  if (place?.kind !== 'place') return true;
   const found = await searchPage(c.get('deps').engine, placeNamedSearch(place.words), { from: 0, size: 0 });
   return found.total > 0;
 }
@@ -110,11 +110,12 @@ async function named(c: AppContext, understood: Understood): Promise<boolean> {
 export async function understandSearch(c: AppContext, p: UnderstoodParams) {
   let understood = await understoodOf(c, p);
   let meaning = await meaningOf(c, understood ? understood.needText : p.search);
-  // A place beside words that mean nothing the directory offers ("cheap flights to New York"),
-  // or one no service names ("... Tenerife"), stays a required word: without it, "cheap flights
-  // to" found a travel service.
+  // A place beside words that do not plainly mean something the directory offers ("cheap flights
+  // to New York": only loosely a need, through relaxations it found a charity's flights), or one
+  // no service names ("... Tenerife"), stays a required word of the search as typed.
   const hasPlace = understood?.constraints.some((k) => k.kind === 'place');
-  if (understood && hasPlace && (meansNothing(meaning) || !(await named(c, understood)))) {
+  const plain = meaning === undefined || meaning.needs.length > 0 || meaning.terms.length > 0;
+  if (understood && hasPlace && (!plain || meansNothing(meaning) || !(await named(c, understood)))) {
     understood = await understoodOf(c, {
       ...p,
       ignore_understood: [...(p.ignore_understood ?? []), 'place'],

@@ -135,7 +135,12 @@ export function constraintBoosts(understood: Understood | undefined, fields: rea
       { multi_match: { query: words, fields: [...fields], boost: CONSTRAINT_WORDS_BOOST } },
     ];
     // A place ranks the services that name it above any that do not: the person said where.
-    if (c.kind === 'place') boost.push({ constant_score: { filter: namedIn(c.words), boost: PLACE_BOOST } });
+    // A known place by the directory's addresses (a service merely named after it, "MIAMI BEACH"
+    // office, is not nearer help), an unknown one by the services naming it.
+    if (c.kind === 'place') {
+      const at = c.known ? { term: { [F.places]: c.place } } : namedIn(c.words);
+      boost.push({ constant_score: { filter: at, boost: PLACE_BOOST } });
+    }
     if (c.kind === 'cost')
       boost.push({ constant_score: { filter: { term: { [F.free]: true } }, boost: FREE_BOOST } });
     return boost;

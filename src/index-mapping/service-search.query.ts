@@ -126,7 +126,13 @@ export function relaxationsOf(params: ServiceFilters): Relaxation[] {
   const loose = params.meaning?.loose;
   const needed = loose !== undefined && loose.needs.length > 0;
   const means = needed || (loose !== undefined && loose.terms.length > 0);
-  const out: Relaxation[] = constraintsFilter(params.understood) ? ['constraints'] : [];
+  // Constraints relax only for a need the text plainly means, not loosely ("cheap flights to New
+  // York" found a charity's flights once the place was dropped); without an understanding
+  // nothing is known, and they relax.
+  const out: Relaxation[] =
+    constraintsFilter(params.understood) && (loose === undefined || (params.meaning?.needs.length ?? 0) > 0)
+      ? ['constraints']
+      : [];
   if (means && relaxedRequiredWords(countedWords(search)) !== undefined) out.push('fewer_words');
   if (needed) out.push('meaning');
   return out;
@@ -155,8 +161,8 @@ export function serviceFilters(params: ServiceFilters) {
     freeFilter(params.free),
     accessibilityFilter(params.accessibility),
     openAtFilter(params.open),
-    // A relaxed search (any relaxation: the constraints' is tried first) is served without them.
-    ...constraintFilters(params.relax ? undefined : params.understood),
+    // Relaxed by the constraints' own relaxation, served without them; the others keep them.
+    ...constraintFilters(params.relax === 'constraints' ? undefined : params.understood),
   );
 }
 
