@@ -128,8 +128,11 @@ export const placeNamedSearch = (words: string): SearchRequest => ({
 export function constraintBoosts(understood: Understood | undefined, fields: readonly string[]): QueryDsl[] {
   if (!understood) return [];
   return understood.constraints.flatMap((c): QueryDsl[] => {
-    // An age's words are still the need's (src/semantic/constraints.ts): no second boost.
+    // An age's words are still the need's (src/semantic/constraints.ts): no second boost; nor
+    // for "free", which ranks by the free field alone.
     if (c.kind === 'age') return [];
+    if (c.kind === 'cost')
+      return [{ constant_score: { filter: { term: { [F.free]: true } }, boost: FREE_BOOST } }];
     const words = c.kind === 'language' ? c.language : c.words;
     const boost: QueryDsl[] = [
       { multi_match: { query: words, fields: [...fields], boost: CONSTRAINT_WORDS_BOOST } },
@@ -141,8 +144,6 @@ export function constraintBoosts(understood: Understood | undefined, fields: rea
       const at = c.known ? { term: { [F.places]: c.place } } : namedIn(c.words);
       boost.push({ constant_score: { filter: at, boost: PLACE_BOOST } });
     }
-    if (c.kind === 'cost')
-      boost.push({ constant_score: { filter: { term: { [F.free]: true } }, boost: FREE_BOOST } });
     return boost;
   });
 }

@@ -15,7 +15,8 @@
  * - An age is a range, read from the forms people type; its words stay words of the need (most
  *   records say an age only in words), and groups without a field to filter on (veterans,
  *   carers, women) are not read at all.
- * - "free" is a cost only as a request ("free clinic", "for free", "no cost"), not in "drug free".
+ * - "free" is a cost only as a request ("free clinic", "for free", "no cost"), not in "drug free";
+ *   like an age, its words stay the need's.
  */
 import type { Constraint, Understood } from '../index-mapping/constraints.query.ts';
 import { placeKey, postalForms } from '../index-mapping/places.document.ts';
@@ -161,15 +162,12 @@ function readCost(text: string): { constraint: Constraint; span: Span } | undefi
   for (const form of COST_FORMS) {
     const m = form.exec(text);
     if (!m) continue;
-    // "free" alone consumes only itself: "get free food" keeps "get food".
-    const free = /free/i.exec(m[0]);
-    const start = free ? m.index + free.index : m.index;
-    const end = free ? start + 4 : m.index + m[0].length;
+    // "free" stays a word of the need (an empty span): it is in names ("Free Clinic") and
+    // descriptions far more often than in cost fields, and without it Miami's development set
+    // lost "I need my taxes done for free" (0.84 -> 0). The free field only ranks.
     return {
       constraint: { kind: 'cost', text: m[0].trim(), words: 'free' },
-      span: m[0].toLowerCase().includes('for free')
-        ? { start: m.index, end: m.index + m[0].length }
-        : { start, end },
+      span: { start: m.index, end: m.index },
     };
   }
   return undefined;

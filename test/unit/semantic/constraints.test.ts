@@ -112,9 +112,9 @@ describe('readConstraints: ages and cost', () => {
         { kind: 'cost', text: 'free', words: 'free' },
         { kind: 'place', text: 'in Naples', place: 'naples', words: 'Naples', known: true },
       ],
-      needText: 'clinic',
+      needText: 'free clinic',
     });
-    expect(readConstraints('eye test for free', MIAMI)?.needText).toBe('eye test');
+    expect(readConstraints('eye test for free', MIAMI)?.constraints[0]).toMatchObject({ kind: 'cost' });
     expect(readConstraints('drug free housing', MIAMI)).toBeUndefined();
   });
 
