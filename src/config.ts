@@ -571,6 +571,12 @@ export const configSchema = z.object({
     .describe(
       '`off`: search by the words typed only, without the embedding model (in process, models/) that maps a search onto needs and taxonomy terms.',
     ),
+  SEARCH_CONSTRAINTS: z
+    .enum(['on', 'off'])
+    .default('on')
+    .describe(
+      '`off`: never read constraints (a place the directory serves, a language, an age or group, "free") from a search text; its words are all searched as typed. A request can turn it off with `understand=false`.',
+    ),
   SEARCH_MEANING_CACHE: z.coerce
     .number()
     .int()

@@ -37,6 +37,8 @@ const FIELDS = [
   'age',
   'language',
   'free',
+  // Constraints the person removed from what the search was understood to ask (understoodChips).
+  'ignore_understood',
 ];
 const DISTANCES = [
   ['', 'Any distance'],
@@ -277,6 +279,37 @@ function pager(state) {
   `;
 }
 
+const CONSTRAINT_LABELS = { place: 'Place', language: 'Language', age: 'Age', cost: 'Cost' };
+
+/**
+ * What the search was understood to ask beside its need (the page's `understood`: a place, a
+ * language, an age, a cost), one chip each; a chip's remove link searches again without it
+ * (`ignore_understood`), so a wrong reading is one click from undone.
+ */
+function understoodChips(state) {
+  const understood = state.results?.understood;
+  if (!understood) return nothing;
+  const kinds = Object.keys(understood).filter((kind) => understood[kind]);
+  if (kinds.length === 0) return nothing;
+  const ignored = state.search.ignore_understood ? state.search.ignore_understood.split(',') : [];
+  const without = (kind) => pageHref({ ...state.search, ignore_understood: [...ignored, kind].join(',') }, 1);
+  return html`<ul class="understood" aria-label="Understood from your search">
+    ${kinds.map((kind) => {
+      const { text, applied } = understood[kind];
+      const note =
+        applied === 'relaxed'
+          ? ' (nothing matched it, so it was dropped)'
+          : applied === 'boost'
+            ? ' (ranked first)'
+            : '';
+      return html`<li class="chip" data-kind=${kind}>
+        <span>${CONSTRAINT_LABELS[kind] ?? kind}: “${text}”${note}</span>
+        <a class="chip-remove" href=${without(kind)} aria-label=${`Search without ${text}`}>×</a>
+      </li>`;
+    })}
+  </ul>`;
+}
+
 function view(state) {
   const { results, error } = state;
   const items = results?.contents ?? [];
@@ -291,6 +324,7 @@ function view(state) {
           ${results?.contents?.length ? html`<button type="button" class="secondary print-button" @click=${() => window.print()}>Print this list</button>` : nothing}
         </div>
         <p class="status" role="status" aria-live="polite">${statusText(state)}</p>
+        ${understoodChips(state)}
         ${error ? html`<div class="error" role="alert"><h3>We could not search</h3><p class="error-detail">${error}</p></div>` : nothing}
         ${items.length > 0 ? html`<ol class="result-list" start=${first}>${items.map((item, i) => resultItem(item, first + i, state))}</ol>` : nothing}
         ${pager(state)}

@@ -26,6 +26,8 @@ type ServiceSearchFields = {
   language_codes?: string[];
   free?: boolean;
   accessibility?: string[];
+  /** The directory's words for where it is (places.document.ts). */
+  places?: string[];
   schedules: { byday: string[]; opens_at?: string; closes_at?: string }[];
   /** When it is open (F.opening); empty for a record with no schedule that can open. */
   opening: OpeningRule[];

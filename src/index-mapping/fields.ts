@@ -42,6 +42,8 @@ export const F = {
   languages: 'languages',
   /** One value a language (its code, else its name): the `language` facet. */
   languageCodes: 'language_codes',
+  /** Cities, regions and postal codes of the locations' physical addresses, lower-cased (places.document.ts). */
+  places: 'places',
   /** A cost option of amount 0, or one or the fees saying free (`free`). */
   free: 'free',
   /** The locations' accessibility descriptions and details (`accessibility`), with a `.keyword` facet twin. */

@@ -36,6 +36,7 @@ const serviceSearchFields = {
   [F.languages]: keyword,
   [F.languageCodes]: keyword,
   [F.free]: { type: 'boolean' },
+  [F.places]: keyword,
   // Searched as words ("wheelchair" finds "Wheelchair accessible entrance"); counted as whole values.
   [F.accessibility]: {
     ...stemmedText,

@@ -1,6 +1,12 @@
 /**
  * GET /services (and the services nested in organizations): parameters in, search request out.
  */
+import {
+  constraintFilters,
+  constraintsFilter,
+  type Understood,
+  withConstraintBoosts,
+} from './constraints.query.ts';
 import { accessibilityFilter, ageFilter, freeFilter, languageFilter } from './eligibility.query.ts';
 import { F } from './fields.ts';
 import {
@@ -95,6 +101,11 @@ export type ServiceFilters = {
   /** What `search` means beside its words (src/semantic/understanding.ts), if it was understood. */
   meaning?: Meaning | undefined;
   /**
+   * Constraints read from `search` (src/semantic/constraints.ts): the need is searched by
+   * `needText`, the constraints filter and boost (constraints.query.ts).
+   */
+  understood?: Understood | undefined;
+  /**
    * A search whose text as typed found nothing, relaxed: `fewer_words` requires half its words
    * (relaxedRequiredWords), `meaning` searches by its loose meaning alone (Meaning.loose).
    */
@@ -103,7 +114,8 @@ export type ServiceFilters = {
   geo?: GeoQuery | undefined;
 };
 
-export type Relaxation = 'fewer_words' | 'meaning';
+/** `constraints`: the constraints read from the search dropped their filters (tried first). */
+export type Relaxation = 'constraints' | 'fewer_words' | 'meaning';
 
 /** The relaxations that can widen a search, in the order they are tried. */
 export function relaxationsOf(params: ServiceFilters): Relaxation[] {
@@ -116,7 +128,13 @@ export function relaxationsOf(params: ServiceFilters): Relaxation[] {
   const loose = params.meaning?.loose;
   const needed = loose !== undefined && loose.needs.length > 0;
   const means = needed || (loose !== undefined && loose.terms.length > 0);
-  const out: Relaxation[] = [];
+  // Constraints relax only for a need the text plainly means, not loosely ("cheap flights to New
+  // York" found a charity's flights once the place was dropped); without an understanding
+  // nothing is known, and they relax.
+  const out: Relaxation[] =
+    constraintsFilter(params.understood) && (loose === undefined || (params.meaning?.needs.length ?? 0) > 0)
+      ? ['constraints']
+      : [];
   if (means && relaxedRequiredWords(countedWords(search)) !== undefined) out.push('fewer_words');
   if (needed) out.push('meaning');
   return out;
@@ -145,6 +163,8 @@ export function serviceFilters(params: ServiceFilters) {
     freeFilter(params.free),
     accessibilityFilter(params.accessibility),
     openAtFilter(params.open),
+    // Relaxed by the constraints' own relaxation, served without them; the others keep them.
+    ...constraintFilters(params.relax === 'constraints' ? undefined : params.understood),
   );
 }
 
@@ -171,24 +191,33 @@ function strictRequiredWords(search: string): number | undefined {
   return count <= STRICT_WORDS ? count : undefined;
 }
 
+/** The text a search's need is searched by: without the words its constraints consumed. */
+const needTextOf = (params: ServiceFilters): string | undefined =>
+  params.understood ? params.understood.needText : params.search;
+
 /** The scored part of a services or service-at-locations search: its words and what it means. */
 export function serviceTextQuery(params: ServiceFilters) {
+  const search = needTextOf(params);
+  const boosted = (need: ReturnType<typeof withMeaning>) =>
+    withConstraintBoosts(need, params.understood, SERVICE_TEXT_FIELDS.stemmed);
   if (params.relax === 'meaning') {
-    return withMeaning(undefined, params.meaning?.loose, SERVICE_TEXT_FIELDS) ?? MATCH_NOTHING;
+    return boosted(withMeaning(undefined, params.meaning?.loose, SERVICE_TEXT_FIELDS) ?? MATCH_NOTHING);
   }
   const relaxed =
-    params.relax === 'fewer_words' && params.search !== undefined
-      ? relaxedRequiredWords(countedWords(params.search))
-      : params.search !== undefined && meansNothing(params.meaning)
-        ? strictRequiredWords(params.search)
+    params.relax === 'fewer_words' && search !== undefined
+      ? relaxedRequiredWords(countedWords(search))
+      : search !== undefined && meansNothing(params.meaning)
+        ? strictRequiredWords(search)
         : undefined;
-  return withMeaning(
-    textQuery(params.search, SERVICE_TEXT_FIELDS, {
-      requiredWords: relaxed,
-      heldWords: heldWordsOf(params.meaning),
-    }),
-    params.meaning,
-    SERVICE_TEXT_FIELDS,
+  return boosted(
+    withMeaning(
+      textQuery(search, SERVICE_TEXT_FIELDS, {
+        requiredWords: relaxed,
+        heldWords: heldWordsOf(params.meaning),
+      }),
+      params.meaning,
+      SERVICE_TEXT_FIELDS,
+    ),
   );
 }
 

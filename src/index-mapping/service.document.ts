@@ -16,6 +16,7 @@ import { type OpeningRule, toOpeningRules } from '../schedules/opening-rules.ts'
 import type { GeoPoint, ServiceDocument } from './documents.ts';
 import { toEligibilityFields } from './eligibility.document.ts';
 import { nestedIdsOf } from './nested-ids.ts';
+import { toPlaceFields } from './places.document.ts';
 import { toSearchText } from './search-text.ts';
 import { listItemText } from './sources.query.ts';
 import { toSuggestField } from './suggest.query.ts';
@@ -155,6 +156,7 @@ export function toServiceSearchFields(
     minimum_age: service.minimum_age,
     maximum_age: service.maximum_age,
     ...toEligibilityFields(service, options.locations ?? locationsOf(service)),
+    ...toPlaceFields(options.locations ?? locationsOf(service)),
     schedules: options.schedules ?? toScheduleSlots(service.schedules),
     opening: options.opening ?? toOpeningRules(ownSchedulesOf(service)),
   });

@@ -10,6 +10,7 @@ import { invalidParameter } from '../http/problem.ts';
 import type { RouteContext } from '../http/route-context.ts';
 import type { AppContext } from '../types.ts';
 import { param } from './list-params.ts';
+import { understoodParams } from './understood.ts';
 
 /** The UK profile's extra /services and /service_at_locations filters. */
 const ukServiceParams = () => ({
@@ -44,6 +45,7 @@ const serviceListShape = (ctx: RouteContext) => ({
   open_now: param.openNow().optional(),
   next_opening: param.nextOpening().optional(),
   facets: param.facets().optional(),
+  ...understoodParams(),
 });
 
 const servicesShape = (ctx: RouteContext) => ({

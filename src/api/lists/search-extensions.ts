@@ -18,6 +18,7 @@
 import type { Context } from 'hono';
 import { didYouMean, searchFacets } from '../../engine/facets.ts';
 import { searchPage } from '../../engine/search.ts';
+import type { Understood } from '../../index-mapping/constraints.query.ts';
 import { didYouMeanText } from '../../index-mapping/did-you-mean.query.ts';
 import type { FacetName } from '../../index-mapping/facets.query.ts';
 import type { SearchRequest } from '../../index-mapping/search.query.ts';
@@ -29,6 +30,7 @@ import {
 import { parseSearch } from '../../index-mapping/text.query.ts';
 import type { AppEnv } from '../types.ts';
 import type { Extend, Relaxed } from './list-route.ts';
+import { understoodMember } from './understood.ts';
 
 export function searchExtensions(
   c: Context<AppEnv>,
@@ -38,6 +40,8 @@ export function searchExtensions(
     facets?: readonly FacetName[] | undefined;
     /** Whether the search means a risk to life or safety (Meaning.crisis). */
     crisis?: boolean | undefined;
+    /** The constraints read from the search (understood.ts): said on every page of it. */
+    understood?: Understood | undefined;
   },
   rebuild: (search: string) => SearchRequest,
 ): Extend | undefined {
@@ -48,7 +52,7 @@ export function searchExtensions(
   const search = params.search;
   if (!facets && search === undefined) return undefined;
   return async (total) => {
-    const extensions: Record<string, unknown> = {};
+    const extensions: Record<string, unknown> = { ...understoodMember(params.understood) };
     if (facets) extensions.facets = await facets;
     if (params.crisis && config.CRISIS_LINES.length > 0) extensions.crisis_lines = config.CRISIS_LINES;
     if (total === 0 && search !== undefined) {
@@ -68,5 +72,10 @@ export function relaxedSearches(
   filters: ServiceFilters,
   build: (relax: Relaxation) => SearchRequest,
 ): Relaxed[] {
-  return relaxationsOf(filters).map((relax) => ({ request: build(relax), extensions: { relaxed: relax } }));
+  // The constraints' relaxation is served without their filters; the page says they were dropped.
+  const understood = filters.understood && { ...filters.understood, relaxed: true };
+  return relaxationsOf(filters).map((relax) => ({
+    request: build(relax),
+    extensions: { relaxed: relax, ...(relax === 'constraints' ? understoodMember(understood) : {}) },
+  }));
 }

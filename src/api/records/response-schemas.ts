@@ -15,6 +15,7 @@ import {
   taxonomyFullSchema,
   taxonomyTermFullSchema,
 } from '../../hsds/index.ts';
+import { CONSTRAINT_KINDS } from '../../index-mapping/constraints.query.ts';
 
 export const serviceMinimalSchema = z
   .object({
@@ -60,6 +61,39 @@ const listPageExtensions = {
     }),
 };
 
+/** The page's understood member's schema (response-schemas.ts). */
+const understoodSchema = z
+  .object(
+    Object.fromEntries(
+      CONSTRAINT_KINDS.map((kind) => [
+        kind,
+        z
+          .object({
+            text: z.string().openapi({ description: 'The words of `search` read as this constraint.' }),
+            place: z
+              .string()
+              .optional()
+              .openapi({ description: 'place: as the directory writes it, lower-cased.' }),
+            language: z.string().optional(),
+            minimum_age: z.number().int().optional(),
+            maximum_age: z.number().int().optional(),
+            free: z.boolean().optional(),
+            applied: z.enum(['filter', 'boost', 'relaxed']).openapi({
+              description:
+                '`filter`: only services it holds for (by their structured fields or their own words); `boost`: ranks them first; `relaxed`: the filter emptied the answer and was dropped.',
+            }),
+          })
+          .optional(),
+      ]),
+    ),
+  )
+  .optional()
+  .openapi({
+    description:
+      'An extension of this API, present only when `search` states a constraint beside its need: a place the directory serves ("in Hialeah", a postcode), a language ("Creole speaking"), an age or group ("for teenagers", "over 50s") or a cost ("free"). Their words no longer count as required words of the need. Remove one with `ignore_understood=<kind>`, all with `understand=false`.',
+    example: { place: { text: 'in Hialeah', place: 'hialeah', applied: 'filter' } },
+  });
+
 /** Extension fields of the services and service-at-locations pages (src/api/lists/search-extensions.ts). */
 const searchPageExtensions = {
   ...listPageExtensions,
@@ -87,11 +121,12 @@ const searchPageExtensions = {
       'An extension of this API, present only when a `search` found nothing: the search with its words corrected to words that names in the directory hold, offered only when it finds something.',
     example: 'debt advice',
   }),
-  relaxed: z.enum(['fewer_words', 'meaning']).optional().openapi({
+  relaxed: z.enum(['constraints', 'fewer_words', 'meaning']).optional().openapi({
     description:
-      'An extension of this API, present only when a `search` found nothing as typed and a wider search is served instead: `fewer_words` (half of its words required, from three words on), or `meaning` (what it means alone: the needs and taxonomy terms closest to it). A search that means nothing the directory offers is never relaxed and stays empty.',
+      'An extension of this API, present only when a `search` found nothing as typed and a wider search is served instead: `constraints` (the constraints read from it, see `understood`, no longer filter), `fewer_words` (half of its words required, from three words on), or `meaning` (what it means alone: the needs and taxonomy terms closest to it). A search that means nothing the directory offers is never relaxed and stays empty.',
     example: 'meaning',
   }),
+  understood: understoodSchema,
   crisis_lines: z
     .array(
       z.object({

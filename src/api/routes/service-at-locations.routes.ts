@@ -17,6 +17,7 @@ import { meaningOf } from '../lists/meaning.ts';
 import { nextOpenings } from '../lists/next-openings.ts';
 import { relaxedSearches, searchExtensions } from '../lists/search-extensions.ts';
 import { recordingSearch } from '../lists/search-recording.ts';
+import { understandSearch } from '../lists/understood.ts';
 import { noQuery, recordResponse, recordRoute } from '../records/record-route.ts';
 import { serviceAtLocationItemSchema, serviceAtLocationPageSchema } from '../records/response-schemas.ts';
 import type { App, AppContext } from '../types.ts';
@@ -58,15 +59,18 @@ async function listServiceAtLocations(ctx: RouteContext, c: AppContext, p: Servi
     ...toServiceFilters(p, asked),
     ...(await childTermsOf(c, p)),
     geo,
-    meaning: await meaningOf(c, p.search),
+    ...(await understandSearch(c, p)),
   };
   const shape = p.full ? 'full' : 'list';
   const request = buildServiceAtLocationSearch(filters, shape);
   const extend = recordingSearch(
     c,
     p,
-    searchExtensions(c, request, { ...p, crisis: filters.meaning?.crisis !== undefined }, (search) =>
-      buildServiceAtLocationSearch({ ...filters, search }, shape),
+    searchExtensions(
+      c,
+      request,
+      { ...p, crisis: filters.meaning?.crisis !== undefined, understood: filters.understood },
+      (search) => buildServiceAtLocationSearch({ ...filters, search, understood: undefined }, shape),
     ),
   );
   const relax = relaxedSearches(filters, (how) =>

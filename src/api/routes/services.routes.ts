@@ -19,6 +19,7 @@ import { ndjsonResponse, wholePageResponse } from '../lists/ndjson.ts';
 import { nextOpenings } from '../lists/next-openings.ts';
 import { relaxedSearches, searchExtensions } from '../lists/search-extensions.ts';
 import { recordingSearch } from '../lists/search-recording.ts';
+import { understandSearch } from '../lists/understood.ts';
 import { noQuery, recordResponse, recordRoute } from '../records/record-route.ts';
 import { serviceItemSchema, servicePageSchema } from '../records/response-schemas.ts';
 import type { App, AppContext } from '../types.ts';
@@ -58,7 +59,7 @@ async function minimalServices(c: AppContext, p: ServicesParams, geo: ResolvedGe
     ...toServiceFilters(p, askedAt(c)),
     ...(await childTermsOf(c, p)),
     geo,
-    meaning: await meaningOf(c, p.search),
+    ...(await understandSearch(c, p)),
   };
   const search = withDeleted(buildServiceSearch(filters, 'minimal'), p.include_deleted, p.modified_after);
   const batches = streamRecords(engine, streamOrder(search), dump.stream);
@@ -90,15 +91,18 @@ async function pageOfServices(
     ...toServiceFilters(p, asked),
     ...(await childTermsOf(c, p)),
     geo,
-    meaning: await meaningOf(c, p.search),
+    ...(await understandSearch(c, p)),
   };
   const shape = p.full ? 'full' : 'list';
   const request = buildServiceSearch(filters, shape);
   const extend = recordingSearch(
     c,
     p,
-    searchExtensions(c, request, { ...p, crisis: filters.meaning?.crisis !== undefined }, (search) =>
-      buildServiceSearch({ ...filters, search }, shape),
+    searchExtensions(
+      c,
+      request,
+      { ...p, crisis: filters.meaning?.crisis !== undefined, understood: filters.understood },
+      (search) => buildServiceSearch({ ...filters, search, understood: undefined }, shape),
     ),
   );
   return listResponse(
