@@ -5,7 +5,7 @@
  * with 2: usage-error.ts). Run in-process, with the runtime stubbed so that a case reaching past
  * the command line fails here instead of starting an engine.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isUsageError } from '../../../src/cli/usage-error.ts';
 
 vi.mock('../../../src/cli/runtime.ts', async (importOriginal) => ({
@@ -78,6 +78,12 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; refused: string[]
   },
   mcp: { load: () => import('../../../src/cli/mcp.command.ts'), refused: [] },
 };
+
+// Loading a command loads the layers it uses (the whole ingest layer for import): once, here, with
+// time for a loaded machine, so that each case below times only the command line.
+beforeAll(async () => {
+  await Promise.all(Object.values(COMMANDS).map(({ load }) => load()));
+}, 120_000);
 
 let errors: string[];
 let logs: string[];
