@@ -3,6 +3,7 @@
  */
 import { parseArgs } from 'node:util';
 import { loadDotEnv } from './dotenv.ts';
+import { isUsageError, USAGE_EXIT_CODE } from './usage-error.ts';
 
 const usage = `usage: hsds <command> [options]
 
@@ -42,7 +43,14 @@ async function main(): Promise<number> {
   loadDotEnv();
   switch (command) {
     case 'serve': {
-      const { values } = parseArgs({ args: rest, options: { demo: { type: 'boolean', default: false } } });
+      const { values } = parseArgs({
+        args: rest,
+        options: { demo: { type: 'boolean', default: false }, help: { type: 'boolean', default: false } },
+      });
+      if (values.help) {
+        console.log(usage);
+        return 0;
+      }
       const { serveCommand } = await import('./serve.command.ts');
       await serveCommand({ demo: values.demo });
       return -1; // keeps running
@@ -85,5 +93,6 @@ try {
   if (code >= 0) process.exitCode = code;
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
-  process.exitCode = 1;
+  if (isUsageError(error)) console.error(`\n(hsds ${command ?? ''} --help for its options)`);
+  process.exitCode = isUsageError(error) ? USAGE_EXIT_CODE : 1;
 }

@@ -13,12 +13,13 @@ export async function run(args: string[]): Promise<number> {
     options: {
       'include-terminated': { type: 'boolean', default: false },
       append: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
     },
   });
   const [sub, path] = positionals;
-  if (sub !== 'import' || !path) {
+  if (values.help || sub !== 'import' || !path) {
     console.error(usage);
-    return 2;
+    return values.help ? 0 : 2;
   }
   const size = statSync(path).size;
   const runtime = await openRuntime({ startLocalEngine: true, loggerName: 'hsds-postcodes' });

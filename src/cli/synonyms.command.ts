@@ -11,6 +11,10 @@ const usage = 'usage: hsds synonyms <reload|check>';
 
 export async function run(args: string[]): Promise<number> {
   const [sub] = args;
+  if (sub === '--help' || sub === '-h') {
+    console.error(usage);
+    return 0;
+  }
   if (sub === 'check') {
     const rules = configuredVocabulary(loadConfigOrExit());
     console.log(`${rules.length} vocabulary rules parse.`);

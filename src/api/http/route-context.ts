@@ -1,5 +1,7 @@
 import type { Config } from '../../config.ts';
-import type { ListLimits } from '../lists/list-params.ts';
+
+/** A list's page size: what `per_page` defaults to and allows. */
+export type ListLimits = { defaultPerPage: number; maxPerPage: number };
 
 /**
  * What shapes the routes themselves (parameters, limits, tags): read once from the configuration

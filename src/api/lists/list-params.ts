@@ -15,8 +15,7 @@ import { MAX_FUZZY_WORD_CHARS, MAX_SEARCH_CHARS, MAX_SEARCH_WORDS } from '../../
 import { includeDeleted } from '../../index-mapping/tombstone.document.ts';
 import { parseInstant } from '../../schedules/calendar.ts';
 import { invalidParameter } from '../http/problem.ts';
-
-export type ListLimits = { defaultPerPage: number; maxPerPage: number };
+import type { ListLimits } from '../http/route-context.ts';
 
 /** The deepest page one can ask for: beyond any real directory, well inside safe integers. */
 export const MAX_PAGE = 10_000_000;

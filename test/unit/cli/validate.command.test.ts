@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EXIT_CODES, run } from '../../../src/cli/validate.command.ts';
+import { commandLineTests } from '../../support/cli-commands.ts';
 
 const realWorld = 'test/fixtures/real-world';
 
@@ -51,3 +52,5 @@ describe('hsds validate', () => {
     expect(code).toBe(3);
   });
 });
+
+commandLineTests('validate', () => import('../../../src/cli/validate.command.ts'), [[]]);

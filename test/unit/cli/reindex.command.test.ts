@@ -1,0 +1,7 @@
+/** `hsds reindex`: its command line (test/support/cli-commands.ts says what every command is held to). */
+import { vi } from 'vitest';
+import { commandLineTests, stubRuntime } from '../../support/cli-commands.ts';
+
+vi.mock('../../../src/cli/runtime.ts', async (original) => stubRuntime(await original<object>()));
+
+commandLineTests('reindex', () => import('../../../src/cli/reindex.command.ts'), []);
