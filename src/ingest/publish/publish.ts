@@ -129,7 +129,7 @@ const chunks = <T>(list: readonly T[], size: number): T[][] => {
 };
 let lastPruned = 0;
 
-/** The physical indices the aliases serve; throws when something is not served or predates `nested_ids`, `list_item`, `coverage_edge`, `opening` or the eligibility fields. */
+/** The physical indices the aliases serve; throws when something is not served or predates `nested_ids`, `list_item`, `coverage_edge`, `opening`, the eligibility fields or `places`. */
 async function liveTargets(engine: Engine): Promise<Record<ReadIndex, string>> {
   const { current } = await readAliasTargets(engine);
   const missing = READ_INDICES.filter((kind) => !current[kind]);
@@ -138,7 +138,7 @@ async function liveTargets(engine: Engine): Promise<Record<ReadIndex, string>> {
   const mapped = await readMappedFields(engine, [targets.services, targets.service_at_locations]);
   const propertiesOf = (index: string): object => mapped[index] ?? {};
   // Documents written now carry these, which a strict mapping without them refuses.
-  const sinceOpening = [F.opening, F.languages, F.languageCodes, F.free, F.accessibility];
+  const sinceOpening = [F.opening, F.languages, F.languageCodes, F.free, F.accessibility, F.places];
   const lacking = [
     ...[F.nestedIds, F.listItem, F.coverageCells, ...sinceOpening].filter(
       (field) => !(field in propertiesOf(targets.services)),
