@@ -6,7 +6,7 @@
  * page reads at a phone's 390 px width. No error, no CSP breach, no call but this server, no token
  * in a URL.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { type ServerType, serve } from '@hono/node-server';
@@ -18,6 +18,7 @@ import { chromiumForTests, launchChromium } from '../support/browser.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
 
 const chromium = chromiumForTests();
+const shots = fileURLToPath(new URL('../../test-results/console/', import.meta.url));
 const axeSource = readFileSync(fileURLToPath(import.meta.resolve('axe-core/axe.min.js')), 'utf8');
 const TOKEN = 'console-webhooks-admin-token-0123456789';
 // Nothing listens there: registration checks the address, not the receiver (no worker runs here).
@@ -160,6 +161,8 @@ describe.skipIf(!chromium)('/admin#webhooks in Chromium', () => {
     await page.getByRole('button', { name: `Deliveries to ${TARGET}` }).click();
     await page.getByText('No delivery attempt yet.').waitFor();
     await expectAccessible(page);
+    mkdirSync(shots, { recursive: true });
+    await page.screenshot({ path: `${shots}webhooks.png`, fullPage: true });
   });
 
   it("reads at a phone's width, with nothing but a table scrolling sideways", async () => {
