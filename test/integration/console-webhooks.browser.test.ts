@@ -13,6 +13,7 @@ import { type ServerType, serve } from '@hono/node-server';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createImportJobs } from '../../src/cli/import-jobs.ts';
+import { recordAttempts } from '../../src/engine/webhooks.ts';
 import { createWebhookAdmin } from '../../src/webhooks/index.ts';
 import { chromiumForTests, launchChromium } from '../support/browser.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
@@ -69,14 +70,18 @@ async function expectAccessible(page: Page) {
   expect(serious).toEqual([]);
 }
 
-/** The target's state read by id (the list is a search, a moment behind a change). */
-const stateOf = async () => {
-  const auth = { authorization: `Bearer ${TOKEN}` };
-  const listed = (await (await fetch(`${base}/admin/webhooks`, { headers: auth })).json()) as {
+const auth = () => ({ authorization: `Bearer ${TOKEN}` });
+const idOf = async () => {
+  const listed = (await (await fetch(`${base}/admin/webhooks`, { headers: auth() })).json()) as {
     webhooks: { id: string; url: string }[];
   };
-  const id = listed.webhooks.find((w) => w.url === TARGET)?.id;
-  const target = (await (await fetch(`${base}/admin/webhooks/${id}`, { headers: auth })).json()) as {
+  return listed.webhooks.find((w) => w.url === TARGET)?.id ?? '';
+};
+
+/** The target's state read by id (the list is a search, a moment behind a change). */
+const stateOf = async () => {
+  const id = await idOf();
+  const target = (await (await fetch(`${base}/admin/webhooks/${id}`, { headers: auth() })).json()) as {
     state: string;
   };
   return target.state;
@@ -158,8 +163,29 @@ describe.skipIf(!chromium)('/admin#webhooks in Chromium', () => {
     expect(second).toMatch(/^whsec_/);
     expect(second).not.toBe(first);
 
+    // Two attempts at one change as the worker records them: a refusal, then the retry delivered.
+    const id = await idOf();
+    const attempt = (n: number, ok: boolean) => ({
+      id: `${id}:1:${n}`,
+      webhook_id: id,
+      event_id: 'msg_console_1',
+      seq: 1,
+      record_type: 'service' as const,
+      record_id: '0d000000-0000-4000-8000-0000000000f1',
+      action: 'updated' as const,
+      attempt: n,
+      at: new Date(Date.UTC(2026, 11, 7, 12, n)).toISOString(),
+      ok,
+      status: ok ? 204 : 500,
+      duration_ms: 12,
+    });
+    await recordAttempts(engine, [attempt(1, false), attempt(2, true)]);
     await page.getByRole('button', { name: `Deliveries to ${TARGET}` }).click();
-    await page.getByText('No delivery attempt yet.').waitFor();
+    const deliveries = page.getByRole('table');
+    await deliveries.waitFor();
+    await expect(deliveries.textContent()).resolves.toMatch(/2 attempts, newest first: 1 failed/);
+    await expect(deliveries.textContent()).resolves.toMatch(/Failed: answered 500/);
+    await expect(deliveries.textContent()).resolves.toMatch(/Delivered \(204\)/);
     await expectAccessible(page);
     mkdirSync(shots, { recursive: true });
     await page.screenshot({ path: `${shots}webhooks.png`, fullPage: true });
@@ -173,6 +199,8 @@ describe.skipIf(!chromium)('/admin#webhooks in Chromium', () => {
     await page.getByRole('heading', { name: TARGET }).waitFor();
     await page.getByRole('button', { name: `Rotate secret of ${TARGET}` }).click();
     await page.locator('#hook-secret').waitFor();
+    await page.getByRole('button', { name: `Deliveries to ${TARGET}` }).click();
+    await page.getByRole('table').waitFor();
     await expectAccessible(page);
     const width = await page.evaluate('document.documentElement.scrollWidth');
     expect(width).toBeLessThanOrEqual(390);
