@@ -63,6 +63,12 @@ export type Webhooks = {
   list(page: number, perPage: number): Promise<{ total: number; webhooks: WebhookAnswer[] }>;
   get(id: string): Promise<WebhookAnswer | undefined>;
   resume(id: string): Promise<WebhookAnswer | undefined>;
+  pause(id: string): Promise<WebhookAnswer | undefined>;
+  /** A new secret (the given one, else made), answered once; undefined when there is no such target. */
+  rotateSecret(
+    id: string,
+    secret?: string,
+  ): Promise<{ webhook: WebhookAnswer; secret: string } | { refused: string } | undefined>;
   remove(id: string): Promise<boolean>;
   deliveries(id: string, limit: number): Promise<DeliveryAttempt[] | undefined>;
 };

@@ -38,6 +38,7 @@ const PAGE_MODULES = [
   'gaps.js',
   'records.js',
   'validate.js',
+  'webhooks.js',
 ];
 
 function assetTable(): Map<string, Asset> {

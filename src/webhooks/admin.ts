@@ -1,6 +1,7 @@
 /**
  * What the admin routes do with targets (AppDeps.webhooks, matched by structure: the API imports
- * nothing of this room): register, list, read, resume, remove, and read recent attempts.
+ * nothing of this room): register, list, read, pause, resume, rotate the secret, remove, and read
+ * recent attempts.
  *
  * A target's secret is the Standard Webhooks form, `whsec_` and base64 of 24 to 64 random bytes:
  * given by the operator, or made here. It is answered once, when the target is registered, and
@@ -131,6 +132,37 @@ export function createWebhookAdmin(engine: Engine, options: WebhookAdminOptions)
         return { ...rest, state: 'active', failures: 0 };
       });
       return target && view(target);
+    },
+    /**
+     * Stops delivery to a target by hand (a receiver under maintenance): the worker passes a
+     * paused target by, and its cursor stays where it is, so a resume delivers what was published
+     * meanwhile, in order. Pausing a paused target changes nothing.
+     */
+    async pause(id: string): Promise<WebhookView | undefined> {
+      const target = await updateWebhook(engine, id, (current) => {
+        if (current.state === 'paused') return undefined;
+        const { next_attempt_at: _n, ...rest } = current;
+        return { ...rest, state: 'paused', paused_at: new Date().toISOString() };
+      });
+      return target && view(target);
+    },
+    /**
+     * A new signing secret (made here, or the operator's in the Standard Webhooks form), answered
+     * this once: the next attempt is signed with it, the old one is never used again.
+     */
+    async rotateSecret(
+      id: string,
+      given?: string,
+    ): Promise<{ webhook: WebhookView; secret: string } | { refused: string } | undefined> {
+      if (given !== undefined && !isWebhookSecret(given)) {
+        return {
+          refused:
+            'secret: must be `whsec_` followed by the base64 of 24 to 64 random bytes (or leave it out to have one made)',
+        };
+      }
+      const secret = given ?? newWebhookSecret();
+      const target = await updateWebhook(engine, id, (current) => ({ ...current, secret }));
+      return target && { webhook: view(target), secret };
     },
     remove: (id: string): Promise<boolean> => deleteWebhook(engine, id),
     /** The target's most recent attempts, newest first; undefined when there is no such target. */

@@ -1,6 +1,6 @@
 /**
  * Change webhooks (admin scope; registered with the admin routes): register a target, list and
- * remove targets, resume a paused one, read its recent delivery attempts. The targets and the
+ * remove targets, pause and resume one, rotate its secret, read its recent delivery attempts. The targets and the
  * delivery live in src/webhooks (AppDeps.webhooks); the event a target receives is described here
  * too, as the document's `webhooks` entry `recordChanged`.
  */
@@ -273,6 +273,65 @@ const resumeRoute = createRoute({
   },
 });
 
+const pauseRoute = createRoute({
+  method: 'post',
+  path: '/admin/webhooks/{id}/pause',
+  operationId: 'pauseWebhook',
+  tags: ['webhooks'],
+  summary: 'Pauses a target by hand: nothing is delivered to it until it is resumed.',
+  description:
+    'Changes published meanwhile are kept in order: `POST /admin/webhooks/{id}/resume` delivers them, from where the target stopped. Pausing a paused target changes nothing.',
+  security: ADMIN_SECURITY,
+  request: { params: idParam },
+  responses: {
+    200: { description: 'The target, paused.', content: { 'application/json': { schema: webhookSchema } } },
+    ...adminAuthResponses,
+    404: problemContent('No target has this id.'),
+    ...errorResponses,
+  },
+});
+
+const rotateRoute = createRoute({
+  method: 'post',
+  path: '/admin/webhooks/{id}/secret',
+  operationId: 'rotateWebhookSecret',
+  tags: ['webhooks'],
+  summary: "Rotates a target's signing secret; the new one is answered this once.",
+  description:
+    'The next attempt (a retry included) is signed with the new secret, per Standard Webhooks; the old one is never used again, so update the receiver with the answer. Without a body (or without `secret`) a secret is made.',
+  security: ADMIN_SECURITY,
+  request: {
+    params: idParam,
+    body: {
+      required: false,
+      content: {
+        'application/json': {
+          schema: z
+            .object({
+              secret: z.string().max(200).optional().openapi({
+                description:
+                  'The new secret: `whsec_` and the base64 of 24 to 64 random bytes. Left out, one is made.',
+              }),
+            })
+            .strict()
+            .openapi('WebhookSecretRotation'),
+        },
+      },
+    },
+  },
+  responses: {
+    200: {
+      description: 'Rotated; the answer carries the new secret, this once.',
+      content: { 'application/json': { schema: createdSchema } },
+    },
+    ...adminAuthResponses,
+    404: problemContent('No target has this id.'),
+    422: problemContent('The secret given is not in the Standard Webhooks form.'),
+    ...errorResponses,
+    ...bodyErrorResponses,
+  },
+});
+
 const deliveriesRoute = createRoute({
   method: 'get',
   path: '/admin/webhooks/{id}/deliveries',
@@ -362,6 +421,20 @@ export function registerWebhookRoutes(app: App) {
     const webhook = await webhooksOf(c.get('deps')).resume(c.req.valid('param').id);
     if (!webhook) throw notFound();
     return c.json(webhook, 200);
+  });
+
+  app.openapi(pauseRoute, async (c) => {
+    const webhook = await webhooksOf(c.get('deps')).pause(c.req.valid('param').id);
+    if (!webhook) throw notFound();
+    return c.json(webhook, 200);
+  });
+
+  app.openapi(rotateRoute, async (c) => {
+    const given = c.req.valid('json')?.secret;
+    const rotated = await webhooksOf(c.get('deps')).rotateSecret(c.req.valid('param').id, given);
+    if (!rotated) throw notFound();
+    if ('refused' in rotated) throw new ApiProblem(422, rotated.refused);
+    return c.json({ ...rotated.webhook, secret: rotated.secret }, 200);
   });
 
   app.openapi(deliveriesRoute, async (c) => {

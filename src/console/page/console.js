@@ -7,5 +7,6 @@ import * as run from './run.js';
 import { startShell } from './shell.js';
 import * as sources from './sources.js';
 import * as validate from './validate.js';
+import * as webhooks from './webhooks.js';
 
-startShell([sources, run, imports, duplicates, gaps, records, validate], 'sources');
+startShell([sources, run, imports, duplicates, gaps, records, validate, webhooks], 'sources');

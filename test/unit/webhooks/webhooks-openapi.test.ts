@@ -30,6 +30,8 @@ describe('the OpenAPI document of a server with an admin token', () => {
       '/admin/webhooks': ['get', 'post'],
       '/admin/webhooks/{id}': ['get', 'delete'],
       '/admin/webhooks/{id}/resume': ['post'],
+      '/admin/webhooks/{id}/pause': ['post'],
+      '/admin/webhooks/{id}/secret': ['post'],
       '/admin/webhooks/{id}/deliveries': ['get'],
     };
     for (const [path, methods] of Object.entries(operations)) {
