@@ -7,7 +7,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import type { Config } from '../config.ts';
-import { registerConsole, registerImportJobRoutes } from '../console/index.ts';
+import { registerConsole, registerImportJobRoutes, registerVocabularyRuleRoutes } from '../console/index.ts';
 import { EngineNotFoundError, EngineUnavailableError } from '../engine/index.ts';
 import { registerAdminRoutes } from './admin/admin.routes.ts';
 import { parseTokens } from './http/auth.ts';
@@ -79,6 +79,7 @@ export function registerRoutes(app: App, config: Config) {
     registerConsole(app);
     registerAdminRoutes(app, tokens);
     registerImportJobRoutes(app);
+    registerVocabularyRuleRoutes(app);
   }
   registerOpenApi(app, config);
   registerExplore(app, config);

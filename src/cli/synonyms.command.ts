@@ -1,7 +1,8 @@
 /**
  * `npx hsds synonyms reload`: serves the read indices again with the configured search vocabulary
- * (the shipped one and SYNONYMS_FILE) and the served taxonomy terms' synonyms (their
- * `x-alternate_names`), without a reindex (src/engine/vocabulary.ts).
+ * (the shipped one and SYNONYMS_FILE), the rules operators added (POST /admin/vocabulary/rules,
+ * stored in the engine) and the served taxonomy terms' synonyms (their `x-alternate_names`),
+ * without a reindex (src/engine/vocabulary.ts).
  * `npx hsds synonyms check`: parses the configured vocabulary and says how many rules it holds.
  */
 import { NoServedIndicesError, reloadVocabulary } from '../engine/vocabulary.ts';
@@ -29,7 +30,7 @@ export async function run(args: string[]): Promise<number> {
     const rules = runtime.engine.settings.synonyms ?? [];
     const indices = await reloadVocabulary(runtime.engine, rules);
     console.log(
-      `Serving ${rules.length} vocabulary rules and the taxonomy's synonyms from ${indices.join(', ')}.`,
+      `Serving ${rules.length} configured vocabulary rules, the operator rules and the taxonomy's synonyms from ${indices.join(', ')}.`,
     );
     return 0;
   } catch (error) {

@@ -7,6 +7,7 @@
  * - builds.ts: the counts each published version was verified to hold (`build:<version>`).
  * - change-log.ts: the keys each publish is to write, pending until published (`change:...`).
  * - audit-intents.ts: each write's audit, stored before the write (`audit:<write id>`).
+ * - operator-vocabulary.ts: synonym rules an operator added (`vocabulary-rule:<id>`).
  */
 export { type AuditIntent, clearAuditIntent, listAuditIntents, recordAuditIntent } from './audit-intents.ts';
 export { type BuildRecord, readBuilds, recordBuild } from './builds.ts';

@@ -18,12 +18,15 @@ import {
   isAlreadyExists,
 } from './errors.ts';
 import { indexLayout } from './layout.ts';
+import { operatorVocabulary } from './operator-vocabulary.ts';
 import { recordsChanged } from './record-cache.ts';
 
 export type ReadIndexBuild = {
   version: string;
   /** The physical index of each read index in this build. */
   indices: Record<ReadIndex, string>;
+  /** The rules it was created with: configured + operator rules, read once per build. */
+  synonyms?: readonly string[];
 };
 
 /** A sortable version: milliseconds since the epoch, plus a random tail against same-ms builds. */
@@ -46,6 +49,7 @@ export async function beginBuild(engine: Engine, version = newVersion()): Promis
   const indices = Object.fromEntries(
     READ_INDICES.map((kind) => [kind, `${engine.name(kind)}-${version}`]),
   ) as Record<ReadIndex, string>;
+  const synonyms = [...engine.settings.synonyms, ...(await operatorVocabulary(engine))];
   await Promise.all(
     READ_INDICES.map((kind) =>
       createBuildIndex(engine, indices[kind], {
@@ -55,13 +59,13 @@ export async function beginBuild(engine: Engine, version = newVersion()): Promis
           refresh_interval: '-1',
           // Durability comes from the swap, not the translog: a build that dies is thrown away.
           'translog.durability': 'async',
-          ...(readIndexAnalysisSettings(engine.settings.synonyms) as unknown as Record<string, unknown>),
+          ...(readIndexAnalysisSettings(synonyms) as unknown as Record<string, unknown>),
         },
         mappings: readIndexMappings[kind],
       }),
     ),
   );
-  return { version, indices };
+  return { version, indices, synonyms };
 }
 
 /**

@@ -42,10 +42,11 @@ import {
   removeOldVersions,
   swapAliases,
 } from './indices.ts';
+import { operatorVocabulary } from './operator-vocabulary.ts';
 
 /**
- * Serves every read index again with the given rules (see above), and the served taxonomy's
- * synonyms after them: clones of the served indices, swapped in atomically. Returns the new
+ * Serves every read index again with the given rules (see above), the operator rules stored in
+ * the engine (operator-vocabulary.ts) and the served taxonomy's synonyms after them: clones of the served indices, swapped in atomically. Returns the new
  * indices. On failure the served indices stay as they were.
  */
 export async function reloadVocabulary(
@@ -67,7 +68,11 @@ export async function reloadVocabulary(
     const missing = READ_INDICES.filter((kind) => !current[kind]);
     if (missing.length > 0) throw new NoServedIndicesError(missing);
     const served = current as Record<ReadIndex, string>;
-    const rules = [...configured, ...(await readTaxonomyVocabulary(engine, served.taxonomy_terms))];
+    const rules = [
+      ...configured,
+      ...(await operatorVocabulary(engine)),
+      ...(await readTaxonomyVocabulary(engine, served.taxonomy_terms)),
+    ];
     const version = newVersion();
     const clones = Object.fromEntries(
       READ_INDICES.map((kind) => [kind, `${engine.name(kind)}-${version}`]),
@@ -216,8 +221,9 @@ export async function syncTaxonomyVocabulary(engine: Engine): Promise<string[] |
   const served = await servedVocabulary(engine);
   if (served === undefined) return undefined;
   const configured = engine.settings.synonyms;
+  const operator = await operatorVocabulary(engine);
   const taxonomy = await readTaxonomyVocabulary(engine);
-  if (sameRules(served, [...configured, ...taxonomy])) return undefined;
+  if (sameRules(served, [...configured, ...operator, ...taxonomy])) return undefined;
   return reloadVocabulary(engine, configured, { purpose: 'taxonomy synonyms' });
 }
 
@@ -230,7 +236,7 @@ export async function applyTaxonomyVocabulary(engine: Engine, build: ReadIndexBu
   const taxonomy = await readTaxonomyVocabulary(engine, build.indices.taxonomy_terms);
   if (taxonomy.length === 0) return;
   const index = Object.values(build.indices).join(',');
-  const rules = [...engine.settings.synonyms, ...taxonomy];
+  const rules = [...(build.synonyms ?? engine.settings.synonyms), ...taxonomy];
   await engineCall('close the new indices', () =>
     engine.client.indices.close({ index }, maintenanceRequest(engine)),
   );

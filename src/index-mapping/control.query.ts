@@ -1,10 +1,11 @@
 /**
  * The control index's queries (src/engine/control-index.ts and the modules of its jobs): pure
- * request bodies. Every control document has a `kind` (lease, import, build, change, audit) and,
- * for changes and audit intents, the time `at` (epoch ms) it was logged.
+ * request bodies. Every control document has a `kind` (lease, import, build, change, audit,
+ * vocabulary-rule) and, for changes, audit intents and vocabulary rules, the time `at` (epoch ms)
+ * it was logged.
  */
 
-export type ControlKind = 'lease' | 'import' | 'build' | 'change' | 'audit';
+export type ControlKind = 'lease' | 'import' | 'build' | 'change' | 'audit' | 'vocabulary-rule';
 
 /** Up to `size` documents of one kind, oldest first when `oldestFirst`. */
 export const controlKindBody = (kind: ControlKind, size: number, oldestFirst = false) => ({

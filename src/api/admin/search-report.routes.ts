@@ -65,7 +65,7 @@ const reportSchema = z
     top_queries: z.array(querySchema).openapi({ description: 'The most searched texts, most first.' }),
     zero_result_queries: z.array(querySchema).openapi({
       description:
-        'Texts that found nothing, most such searches first: candidates for a rule in SYNONYMS_FILE (then `npx hsds synonyms reload`).',
+        'Texts that found nothing, most such searches first: candidates for a synonym rule (POST /admin/vocabulary/rules, served at once; or SYNONYMS_FILE, then `npx hsds synonyms reload`).',
     }),
     relaxed_queries: z.array(querySchema).openapi({
       description: 'Texts that found something only once relaxed, most such searches first.',
