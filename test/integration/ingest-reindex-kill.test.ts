@@ -90,7 +90,7 @@ describe('a reindex that fails or is killed midway', () => {
     const script = `
       import pino from 'pino';
       import { createEngine } from '${src('engine/engine.ts')}';
-      import { reindex } from '${src('ingest/reindex.ts')}';
+      import { reindex } from '${src('ingest/publish/reindex.ts')}';
       const engine = createEngine(${JSON.stringify(engine.settings)}, pino({ level: 'silent' }));
       await reindex(engine, {
         batchSize: 50,
