@@ -68,7 +68,7 @@ import {
   waitHealthy,
 } from './lib/baseline.ts';
 import { createBenchEngine, dropIndices, engineCpuMs, openBenchEngine } from './lib/bench-engine.ts';
-import { type EngineRequest, openSearchBodies, serviceSearchOf } from './lib/engine-alone.ts';
+import { type EngineRequest, openSearchBodies, postcodeAskOf, serviceSearchOf } from './lib/engine-alone.ts';
 import { dumpReadDocuments, timeFloor } from './lib/floor.ts';
 import { drawSearches, shuffledBy, vocabularyOf } from './lib/fresh-searches.ts';
 import { formatTable, median, writeResults } from './lib/results.ts';
@@ -352,9 +352,15 @@ async function freshScenarios(dataset: DatasetFile): Promise<Scenario[]> {
   ];
 }
 
-/** The engine-alone side of every search scenario: the bodies the API sends for its searches. */
+/**
+ * The engine-alone side of every search scenario and every fresh postcode scenario: the bodies the
+ * API sends for them (for a postcode, after geocoding it: the ceiling leaves the lookup out).
+ */
 async function withEngineAlone(scenarios: Scenario[], engineUrl: string, prefix: string): Promise<void> {
-  const searches = scenarios.filter((s) => s.ours[0]?.startsWith('/services?search='));
+  const isPostcode = (s: Scenario) => s.ours[0]?.startsWith('/service_at_locations?postcode=') === true;
+  const searches = scenarios.filter(
+    (s) => s.ours[0]?.startsWith('/services?search=') || (s.fresh && isPostcode(s)),
+  );
   if (values['skip-engine-alone'] || searches.length === 0) return;
   const bodies = await openSearchBodies(engineUrl, prefix);
   try {
@@ -372,7 +378,9 @@ async function withEngineAlone(scenarios: Scenario[], engineUrl: string, prefix:
         : s.ours;
       const started = performance.now();
       // A repeated scenario's bodies may be answered from the engine's request cache, as the API's are.
-      s.engine = await bodies.requestsOf(paths.map(serviceSearchOf), PER_PAGE, { requestCache: !s.fresh });
+      s.engine = isPostcode(s)
+        ? await bodies.geoRequestsOf(paths.map(postcodeAskOf), PER_PAGE, { requestCache: !s.fresh })
+        : await bodies.requestsOf(paths.map(serviceSearchOf), PER_PAGE, { requestCache: !s.fresh });
       built.set(s.ours, s.engine);
       log(
         `${s.name}: ${s.engine.length} engine requests built by the API's functions in ${((performance.now() - started) / 1000).toFixed(1)} s`,
