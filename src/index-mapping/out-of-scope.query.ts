@@ -14,9 +14,13 @@ import { F } from './fields.ts';
 import { type Meaning, TERM_WEIGHT } from './meaning.query.ts';
 import type { QueryDsl } from './search.query.ts';
 
-/** Whether the search was understood, and understood as no need nor crisis, not even loosely. */
+/**
+ * Whether the search was understood, and understood as no need nor crisis, not even loosely. A
+ * search with a correction is a mistyped search for the directory's own words (as in
+ * meansNothing): its typed words may match nothing, and the term is what finds it.
+ */
 export function meansNoNeed(meaning: Meaning | undefined): boolean {
-  if (!meaning || meaning.crisis) return false;
+  if (!meaning || meaning.crisis || meaning.correction) return false;
   return meaning.needs.length === 0 && (meaning.loose?.needs.length ?? 0) === 0;
 }
 

@@ -59,6 +59,12 @@ describe('a search that names no need', () => {
     expect(termsThatAnswer(crisis).rankOnly).toEqual([]);
   });
 
+  it('leaves a mistyped search answered by its terms', () => {
+    const mistyped: Meaning = { ...shopping, correction: 'thrift shop' };
+    expect(meansNoNeed(mistyped)).toBe(false);
+    expect(termsThatAnswer(mistyped).rankOnly).toEqual([]);
+  });
+
   it('is searched as before without an understanding', () => {
     expect(meansNoNeed(undefined)).toBe(false);
     expect(termsThatAnswer(undefined)).toEqual({ meaning: undefined, rankOnly: [] });
