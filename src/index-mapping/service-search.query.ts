@@ -23,6 +23,7 @@ import {
 import { type GeoQuery, serviceGeoFilter } from './geo.query.ts';
 import { heldWordsOf, type Meaning, withMeaning } from './meaning.query.ts';
 import { type OpenAt, openAtFilter } from './opening.query.ts';
+import { rankedByTerms, termsThatAnswer } from './out-of-scope.query.ts';
 import { composeQuery, type SearchRequest, STREAM_BATCH, sortOrder } from './search.query.ts';
 import { FULL_RECORD, SERVICE_LIST_ITEM, SERVICE_MINIMAL, SERVICE_SUMMARY } from './sources.query.ts';
 import {
@@ -209,14 +210,19 @@ export function serviceTextQuery(params: ServiceFilters) {
       : search !== undefined && meansNothing(params.meaning)
         ? strictRequiredWords(search)
         : undefined;
+  // A search that names no need answers by its words; loosely close terms only rank (out-of-scope.query.ts).
+  const { meaning, rankOnly } = termsThatAnswer(params.meaning);
   return boosted(
-    withMeaning(
-      textQuery(search, SERVICE_TEXT_FIELDS, {
-        requiredWords: relaxed,
-        heldWords: heldWordsOf(params.meaning),
-      }),
-      params.meaning,
-      SERVICE_TEXT_FIELDS,
+    rankedByTerms(
+      withMeaning(
+        textQuery(search, SERVICE_TEXT_FIELDS, {
+          requiredWords: relaxed,
+          heldWords: heldWordsOf(params.meaning),
+        }),
+        meaning,
+        SERVICE_TEXT_FIELDS,
+      ),
+      rankOnly,
     ),
   );
 }
