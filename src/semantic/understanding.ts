@@ -355,13 +355,6 @@ export async function createUnderstanding(options: {
       const meaning = meaningAt(settings.needThreshold, settings.termThreshold);
       const loose = meaningAt(settings.needThreshold - LOOSER, settings.termThreshold - LOOSER);
       const heldWords = [...(await heldLookup)];
-      const empty = (m: Meaning) => m.needs.length === 0 && m.terms.length === 0;
-      // Understood as nothing the directory offers, not even loosely: said, so the search asks
-      // every word of a short text to match (service-search.query.ts, meansNothing).
-      if (empty(loose) && !correction)
-        return { needs: [], terms: [], loose, ...(heldWords.length > 0 ? { heldWords } : {}) };
-      if (correction) meaning.correction = correction;
-      if (heldWords.length > 0) meaning.heldWords = heldWords;
       // Only the closest need of the text or of a part may be a crisis: "mental health support"
       // is close to "mental health crisis" by its words, and closer to "mental health".
       const closest = needScores[0];
@@ -373,6 +366,16 @@ export async function createUnderstanding(options: {
       const crisisNeed = [...(closest ? [closest] : []), ...clauseNeeds].find(
         (n) => n.need.crisis && (n.similarity >= settings.crisisThreshold || (n === closest && clearCrisis)),
       );
+      const empty = (m: Meaning) => m.needs.length === 0 && m.terms.length === 0;
+      // Understood as nothing the directory offers, not even loosely: said, so the search asks
+      // every word of a short text to match (service-search.query.ts, meansNothing). Never a
+      // crisis: a risk told in words far from every need's ("thinking of jumping off a bridge",
+      // 0.54 from the closest suicide phrasing) is below the loose need threshold, and asking every
+      // word of it to match found nothing.
+      if (empty(loose) && !correction && !crisisNeed)
+        return { needs: [], terms: [], loose, ...(heldWords.length > 0 ? { heldWords } : {}) };
+      if (correction) meaning.correction = correction;
+      if (heldWords.length > 0) meaning.heldWords = heldWords;
       if (crisisNeed) {
         // A crisis below needThreshold is still what the text means: its phrases rank the crisis
         // services among themselves, as a need's do ("locked out of home with nowhere to go"

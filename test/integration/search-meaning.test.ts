@@ -99,13 +99,16 @@ const ABUSE = ['my husband beats me', "I'm frightened of my boyfriend, he gets v
 // Someone else's risk, told by a friend or a relative.
 const THIRD_PERSON = ['my mate says he is going to end things'];
 const OVERDOSE = ["he took way too many pills and I can't wake him"];
+// A plan told by its means: far from every need's phrasings (the closest suicide phrasing about
+// 0.54 away, below the loose need threshold), so it once read as out of scope and found nothing.
+const IMMINENT = ['thinking of jumping off the multi storey car park', 'gonna hang myself tonight'];
 const linesOf = (page: object) => (page as { crisis_lines?: unknown }).crisis_lines;
 const LINES = 'Samaritans: 116 123; Shout: https://giveusashout.org';
 
 describe('a crisis', () => {
   it('is written as paraphrases the needs file does not hold', () => {
     const shipped = readFileSync(NEEDS_FILE, 'utf8').toLowerCase();
-    for (const text of [...SUICIDE, ...ABUSE, ...THIRD_PERSON, ...OVERDOSE])
+    for (const text of [...SUICIDE, ...ABUSE, ...THIRD_PERSON, ...OVERDOSE, ...IMMINENT])
       expect(shipped).not.toContain(text.toLowerCase());
   });
 
@@ -140,6 +143,12 @@ describe('a crisis', () => {
     expect(ids[0]).toBe(fixtures.lifeline.id);
     // The walks whose name says "ending" are not what a person at risk is offered first.
     expect(ids.indexOf(fixtures.walks.id)).not.toBe(0);
+  });
+
+  it.each(IMMINENT)('puts the crisis line first for a plan told by its means: "%s"', async (text) => {
+    const { ids, total } = await search(text);
+    expect(total).toBeGreaterThan(0);
+    expect(ids[0]).toBe(fixtures.lifeline.id);
   });
 
   it.each(ABUSE)('puts the refuge first for "%s"', async (text) => {
