@@ -5,21 +5,19 @@
  * at the field with the parser's reason; the rule is listed and deleted; axe-core finds no serious
  * violation with the form open. Same setup as console.browser.test.ts (which covers the rest).
  */
-import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { type ServerType, serve } from '@hono/node-server';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createImportJobs } from '../../src/cli/import-jobs.ts';
 import { refreshSearchLog } from '../../src/engine/search-log.ts';
 import { createSearchRecorder } from '../../src/search-report/search-recorder.ts';
+import { expectAccessible } from '../support/axe.ts';
 import { chromiumForTests, launchChromium } from '../support/browser.ts';
 import { createTestApp, createTestEngine, dropTestIndices, testLogger } from '../support/engine.ts';
 import { fixtureService, seedReadIndices } from '../support/seed.ts';
 
 const chromium = chromiumForTests();
-const axeSource = readFileSync(fileURLToPath(import.meta.resolve('axe-core/axe.min.js')), 'utf8');
 
 const TOKEN = 'console-synonyms-admin-token-0123456789';
 // A word no shipped rule knows: nothing is found for it until an operator says what it means.
@@ -57,28 +55,6 @@ async function openPage(): Promise<Watched> {
   const watched = { page, context, problems };
   open.push(watched);
   return watched;
-}
-
-async function expectAccessible(page: Page) {
-  // Evaluated through the DevTools protocol, which the page's CSP does not govern.
-  await page.evaluate(axeSource);
-  const result = await page.evaluate(() =>
-    (
-      globalThis as unknown as {
-        axe: {
-          run: (
-            options: object,
-          ) => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }>;
-        };
-      }
-    ).axe.run({
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
-    }),
-  );
-  const serious = result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}: ${JSON.stringify(v.nodes[0])?.slice(0, 300)})`);
-  expect(serious).toEqual([]);
 }
 
 describe.skipIf(!chromium)('/admin Search gaps: add a synonym', () => {

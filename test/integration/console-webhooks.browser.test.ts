@@ -6,7 +6,7 @@
  * page reads at a phone's 390 px width. No error, no CSP breach, no call but this server, no token
  * in a URL.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { type ServerType, serve } from '@hono/node-server';
@@ -15,12 +15,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createImportJobs } from '../../src/cli/import-jobs.ts';
 import { recordAttempts } from '../../src/engine/webhooks.ts';
 import { createWebhookAdmin } from '../../src/webhooks/index.ts';
+import { expectAccessible } from '../support/axe.ts';
 import { chromiumForTests, launchChromium } from '../support/browser.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
 
 const chromium = chromiumForTests();
 const shots = fileURLToPath(new URL('../../test-results/console/', import.meta.url));
-const axeSource = readFileSync(fileURLToPath(import.meta.resolve('axe-core/axe.min.js')), 'utf8');
 const TOKEN = 'console-webhooks-admin-token-0123456789';
 // Nothing listens there: registration checks the address, not the receiver (no worker runs here).
 const TARGET = 'http://127.0.0.1:9/console-hook';
@@ -47,27 +47,6 @@ async function openPage(viewport: { width: number; height: number }): Promise<Pa
   });
   open.push({ context, problems });
   return page;
-}
-
-async function expectAccessible(page: Page) {
-  await page.evaluate(axeSource);
-  const result = await page.evaluate(() =>
-    (
-      globalThis as unknown as {
-        axe: {
-          run: (
-            options: object,
-          ) => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }>;
-        };
-      }
-    ).axe.run({
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
-    }),
-  );
-  const serious = result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}: ${JSON.stringify(v.nodes[0])?.slice(0, 300)})`);
-  expect(serious).toEqual([]);
 }
 
 const auth = () => ({ authorization: `Bearer ${TOKEN}` });

@@ -20,12 +20,12 @@ import { createDuplicates } from '../../src/duplicates/index.ts';
 import { acquireLease } from '../../src/engine/control.ts';
 import { refreshSearchLog } from '../../src/engine/search-log.ts';
 import { createSearchRecorder } from '../../src/search-report/search-recorder.ts';
+import { expectAccessible } from '../support/axe.ts';
 import { chromiumForTests, launchChromium } from '../support/browser.ts';
 import { createTestApp, createTestEngine, dropTestIndices, testLogger } from '../support/engine.ts';
 
 const chromium = chromiumForTests();
 const shots = fileURLToPath(new URL('../../test-results/console/', import.meta.url));
-const axeSource = readFileSync(fileURLToPath(import.meta.resolve('axe-core/axe.min.js')), 'utf8');
 
 const TOKEN = 'console-browser-admin-token-0123456789';
 const DEMO_SERVICES = 20;
@@ -104,28 +104,6 @@ async function signIn(page: Page, token = TOKEN) {
   await page.goto(`${base}/admin`);
   await page.getByLabel('Admin token').fill(token);
   await page.getByRole('button', { name: 'Sign in' }).click();
-}
-
-async function expectAccessible(page: Page) {
-  // Evaluated through the DevTools protocol, which the page's CSP does not govern.
-  await page.evaluate(axeSource);
-  const result = await page.evaluate(() =>
-    (
-      globalThis as unknown as {
-        axe: {
-          run: (
-            options: object,
-          ) => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }>;
-        };
-      }
-    ).axe.run({
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
-    }),
-  );
-  const serious = result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}: ${JSON.stringify(v.nodes[0])?.slice(0, 300)})`);
-  expect(serious).toEqual([]);
 }
 
 /** Runs an import from the Run page and waits for it to end; the final status line. */

@@ -22,13 +22,13 @@ import type { App } from '../../src/api/types.ts';
 import { formatDistance } from '../../src/explore/format.js';
 import { importPostcodeRows } from '../../src/ingest/import/postcode-import.ts';
 import { loadUkPlaces } from '../../src/synthetic/uk-places.ts';
+import { expectAccessible } from '../support/axe.ts';
 import { chromiumForTests, launchChromium } from '../support/browser.ts';
 import { createTestApp, createTestEngine, dropTestIndices } from '../support/engine.ts';
 import { seedReadIndices } from '../support/seed.ts';
 
 const chromium = chromiumForTests();
 const shots = fileURLToPath(new URL('../../test-results/explore/', import.meta.url));
-const axeSource = readFileSync(fileURLToPath(import.meta.resolve('axe-core/axe.min.js')), 'utf8');
 
 const TILES = 'https://tiles.invalid';
 const AB10_1AB = { lat: 57.149606, lon: -2.096916 };
@@ -211,31 +211,6 @@ async function apiPage(query: string) {
     contents: { id: string; distance?: number; service: { name: string } }[];
     detail?: string;
   };
-}
-
-async function expectAccessible(page: Page) {
-  // Evaluated through the DevTools protocol, which the page's CSP does not govern.
-  await page.evaluate(axeSource);
-  const result = await page.evaluate(() =>
-    (
-      globalThis as unknown as {
-        axe: {
-          run: (
-            options: object,
-          ) => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }>;
-        };
-      }
-    ).axe.run({
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
-    }),
-  );
-  const serious = result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.id} (${v.impact}, ${v.nodes.length} elements: ${JSON.stringify(v.nodes[0])?.slice(0, 300)})`,
-    );
-  expect(serious).toEqual([]);
 }
 
 describe.skipIf(!chromium)('/explore in Chromium', () => {
